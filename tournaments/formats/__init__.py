@@ -1,0 +1,42 @@
+"""Championship formats as pure Python over plain data: no Django, no models.
+
+The Django services feed these functions rows (team ids, scores, past opponents, results)
+and store what they return: round-robin schedules, Swiss rounds, elimination brackets
+and the groups-then-knockout crossing.
+"""
+
+from tournaments.formats.base import FormatError, Pairing, TeamId
+from tournaments.formats.elimination import (
+    Bracket,
+    BracketMatch,
+    Outcome,
+    Section,
+    SlotRef,
+    double_elimination,
+    single_elimination,
+)
+from tournaments.formats.groups import groups_knockout, knockout_positions, snake_groups
+from tournaments.formats.round_robin import Round, round_robin
+from tournaments.formats.swiss import SwissRound, SwissTeam, swiss_pairings, swiss_teams
+
+__all__ = [
+    "Bracket",
+    "BracketMatch",
+    "FormatError",
+    "Outcome",
+    "Pairing",
+    "Round",
+    "Section",
+    "SlotRef",
+    "SwissRound",
+    "SwissTeam",
+    "TeamId",
+    "double_elimination",
+    "groups_knockout",
+    "knockout_positions",
+    "round_robin",
+    "single_elimination",
+    "snake_groups",
+    "swiss_pairings",
+    "swiss_teams",
+]
