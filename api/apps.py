@@ -1,0 +1,9 @@
+"""The REST API (Django REST framework)."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ApiConfig(AppConfig):
+    name = "api"
+    verbose_name = _("API")

@@ -1,0 +1,16 @@
+"""API views: read-only, their querysets come from the selectors."""
+
+from rest_framework import viewsets
+
+from api.serializers import ChampionshipSerializer
+from tournaments.selectors import championship_list_public
+
+
+class ChampionshipViewSet(viewsets.ReadOnlyModelViewSet):
+    """Public championships: ``/api/championships/`` and ``/api/championships/<slug>/``."""
+
+    serializer_class = ChampionshipSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self):
+        return championship_list_public()

@@ -1,0 +1,177 @@
+"""Django settings for Tanteo, read from the environment through :mod:`config.env`.
+
+Every variable, its default and its meaning is listed in ``docs/configuration.md``.
+The defaults run a local instance with no service at all: DEBUG on, SQLite in the project
+folder, Celery tasks executed eagerly in-process, a local-memory cache. With ``DEBUG`` off,
+a ``SECRET_KEY`` is required and the security settings default to production values.
+"""
+
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from config.env import Env, EnvError
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = Env()
+
+# --- Core -------------------------------------------------------------------------------
+
+DEBUG = env.bool("DEBUG", default=True)
+
+if DEBUG:
+    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-local-development-only")
+elif env.is_set("SECRET_KEY"):
+    SECRET_KEY = env.str("SECRET_KEY")
+else:
+    raise EnvError("SECRET_KEY is required when DEBUG is off.")
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles, so runserver serves static files the way production does.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "tournaments",
+    "referees",
+    "api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Data -------------------------------------------------------------------------------
+
+DATABASES = {
+    "default": env.database(
+        "DATABASE_URL",
+        default="sqlite:///db.sqlite3",
+        base_dir=BASE_DIR,
+        pool=env.bool("DATABASE_POOL", default=True),
+    )
+}
+
+CACHES = {"default": env.cache("REDIS_URL")}
+CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="tanteo")
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Languages and time -----------------------------------------------------------------
+
+LANGUAGES = [
+    ("es", _("Spanish")),
+    ("ca", _("Catalan")),
+    ("en", _("English")),
+]
+LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="es")
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise EnvError(f"LANGUAGE_CODE must be one of es, ca, en, not {LANGUAGE_CODE!r}.")
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env.str("TIME_ZONE", default="Europe/Madrid")
+USE_TZ = True
+
+# --- Static files -----------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed names need `collectstatic` first: production only.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Security (production defaults whenever DEBUG is off) -------------------------------
+
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# The container health check calls /healthz over plain HTTP from inside.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Celery -----------------------------------------------------------------------------
+
+# Without a broker, tasks run eagerly in the calling process: nothing else to start locally.
+CELERY_TASK_ALWAYS_EAGER = not env.is_set("CELERY_BROKER_URL")
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="memory://")
+# Results (for .get() and monitoring) go to the broker's Redis unless told otherwise.
+CELERY_RESULT_BACKEND = env.str(
+    "CELERY_RESULT_BACKEND",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis", "rediss")) else None,
+)
+CELERY_TIMEZONE = TIME_ZONE
+
+# --- API --------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+}
+
+# --- Logging ----------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO").upper()},
+}

@@ -1,0 +1,15 @@
+"""Root URLs: the public site, the API, the language switch, the admin and a health check."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from config.views import healthz
+
+urlpatterns = [
+    path("", include("tournaments.urls")),
+    path("api/", include("api.urls")),
+    # Django's set_language view (POST) at /i18n/setlang/.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+]

@@ -1,0 +1,9 @@
+"""The tournaments app: championships, and later their teams, stages, rounds and standings."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = _("Championships")
