@@ -1,0 +1,126 @@
+"""The command line, exactly as HAND_RECORD.md says (run from the project root)::
+
+    python -m scoring hand FILE|-        score one hand record
+    python -m scoring match FILE|-       score a match record (scoring.match)
+    python -m scoring envido 7E 6E 1O    -> 33
+    python -m scoring flor 5E 6E 7E      -> 38
+
+Any bad input exits 2 and prints only ``{"error": {"code", "message", "event"}}`` on
+stdout (the match command adds ``"hand"``); never a traceback.
+
+>>> main(["envido", "7E", "6E", "1O"], out=_Capture())
+33
+0
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from scoring.cards import SPANISH_40, envido_points, flor_points, parse_card
+from scoring.errors import EngineError, error
+
+__all__ = ["main"]
+
+USAGE = "python -m scoring hand|match FILE|-  or  python -m scoring envido|flor CARD CARD CARD"
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: IO[bytes] | None = None,
+    out: IO[str] | None = None,
+) -> int:
+    """Run one command; returns the exit code (0 ok, 2 bad input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    out = out or _stdout()
+    try:
+        value = _run(argv, stdin)
+    except EngineError as exc:
+        payload: dict[str, Any] = exc.to_dict()
+        if hasattr(exc, "hand"):
+            payload["hand"] = exc.hand
+        _emit(out, {"error": payload})
+        return 2
+    except RecursionError:
+        _emit(out, {"error": error("bad_json", detail="it is nested too deeply").to_dict()})
+        return 2
+    except Exception as exc:  # the contract: an error object on stdout, never a traceback
+        payload = {"code": "internal_error", "message": f"Unexpected input: {exc}.", "event": None}
+        _emit(out, {"error": payload})
+        return 2
+    if isinstance(value, int):
+        out.write(f"{value}\n")
+    else:
+        _emit(out, value)
+    return 0
+
+
+def _run(argv: list[str], stdin: IO[bytes] | None) -> Any:
+    if not argv:
+        raise error("bad_arguments", detail=f"usage: {USAGE}")
+    command, args = argv[0], argv[1:]
+    if command in ("envido", "flor"):
+        cards = [parse_card(a, SPANISH_40) for a in args]
+        if len(set(cards)) != len(cards):
+            raise error("bad_arguments", detail="a card is given twice")
+        if command == "flor":
+            if len(cards) != 3:
+                raise error("bad_arguments", detail="a flor is three cards")
+            return flor_points(cards)
+        if not 1 <= len(cards) <= 3:
+            raise error("bad_arguments", detail="give one to three cards")
+        return envido_points(cards)
+    if command not in ("hand", "match"):
+        raise error("unknown_command", command=command)
+    if len(args) != 1:
+        raise error("bad_arguments", detail=f"{command} takes one FILE or - for stdin")
+    record = _load(args[0], stdin)
+    if command == "hand":
+        from scoring.record import score_hand
+
+        return score_hand(record)
+    # The match layer is written alongside this engine; import it only when asked for.
+    from scoring.match import score_match
+
+    return score_match(record)
+
+
+def _load(path: str, stdin: IO[bytes] | None) -> Any:
+    if path == "-":
+        data = (stdin or sys.stdin.buffer).read()
+    else:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            raise error("bad_arguments", detail=f"cannot read {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error("bad_encoding") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise error("bad_json", detail=str(exc)) from None
+
+
+def _stdout() -> IO[str]:
+    # UTF-8 whatever the locale: player names are not always ASCII.
+    return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", write_through=True)
+
+
+def _emit(out: IO[str], value: Any) -> None:
+    out.write(json.dumps(value, ensure_ascii=False) + "\n")
+
+
+class _Capture(io.StringIO):
+    """Echo what a command prints (for the doctests)."""
+
+    def write(self, text: str) -> int:
+        sys.stdout.write(text)
+        return len(text)

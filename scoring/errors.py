@@ -1,0 +1,234 @@
+"""The engine's one error hierarchy: every refusal has a stable ``code`` and a message.
+
+The message is English and written for a referee; ``params`` holds the values put into it
+so the Django side can translate by ``code`` with the same parameters. Every code, its
+family and its message template live in :data:`CATALOGUE` (documented in
+``docs/scoring.md``).
+
+>>> err = error("not_your_turn", player="beto", expected="ana")
+>>> err.code, err.message
+('not_your_turn', "It is not beto's turn to play a card: ana plays next.")
+>>> isinstance(err, IllegalActionError) and isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "CATALOGUE",
+    "CardError",
+    "EngineError",
+    "IllegalActionError",
+    "RecordError",
+    "RuleSetError",
+    "error",
+]
+
+
+class EngineError(ValueError):
+    """Anything the engine refuses: bad input or an illegal sequence of actions.
+
+    ``event`` is the 0-based index of the offending event in a record, or ``None``.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        event: int | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.event = event
+        self.params: dict[str, Any] = dict(params or {})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error object of HAND_RECORD.md (without the ``error`` wrapper)."""
+        return {"code": self.code, "message": self.message, "event": self.event}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}, event={self.event!r})"
+
+
+class RecordError(EngineError):
+    """The record itself is malformed: bad JSON, missing fields, wrong types."""
+
+
+class RuleSetError(EngineError):
+    """An unknown preset, an unknown option or a bad option value."""
+
+
+class CardError(EngineError):
+    """A card that does not exist in the deck, or a hand that cannot be valued."""
+
+
+class IllegalActionError(EngineError):
+    """A well-formed action that the rules do not allow at this point of the hand."""
+
+
+# code -> (family, message template). Templates use str.format with the error's params.
+CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
+    # -- input and record format
+    "bad_json": (RecordError, "The input is not valid JSON: {detail}."),
+    "bad_encoding": (RecordError, "The input is not valid UTF-8 text."),
+    "bad_record": (RecordError, "The hand record must be a JSON object."),
+    "missing_field": (RecordError, "The record has no '{field}' field."),
+    "bad_field": (RecordError, "The field '{field}' is invalid: {detail}."),
+    "bad_teams": (RecordError, "The teams are invalid: {detail}."),
+    "bad_player_count": (
+        RecordError,
+        "{count} players in sides of {sizes} cannot play {family} truco.",
+    ),
+    "bad_order": (RecordError, "'order' must list every player exactly once: {detail}."),
+    "bad_score": (RecordError, "The score is invalid: {detail}."),
+    "bad_captains": (RecordError, "The captains are invalid: {detail}."),
+    "bad_gallo": (RecordError, "The gallo is invalid: {detail}."),
+    "bad_pica_pica": (RecordError, "A pica-pica hand is not possible here: {detail}."),
+    "bad_cards": (RecordError, "The cards of {player} are invalid: {detail}."),
+    "bad_event": (RecordError, "Event {number} is not a valid event: {detail}."),
+    "unknown_player": (RecordError, "{player} is not a player of this hand."),
+    "unknown_side": (RecordError, "{side} is not a side of this hand."),
+    "unknown_command": (
+        RecordError,
+        "Unknown command '{command}': use hand, match, envido or flor.",
+    ),
+    "bad_arguments": (RecordError, "Bad arguments: {detail}."),
+    # -- rule sets
+    "unknown_preset": (
+        RuleSetError,
+        "Unknown rule preset '{preset}': use argentine, argentine_flor, trucardo or catalan.",
+    ),
+    "unknown_option": (RuleSetError, "Unknown rule option '{option}'."),
+    "bad_option_value": (
+        RuleSetError,
+        "Rule option '{option}' cannot be {value}: allowed {allowed}.",
+    ),
+    "option_not_applicable": (
+        RuleSetError,
+        "Rule option '{option}' does not apply to the {preset} preset.",
+    ),
+    # -- cards
+    "bad_card": (CardError, "'{card}' is not a card of the {deck} deck."),
+    "duplicate_card": (CardError, "The card {card} appears twice."),
+    "not_a_flor": (CardError, "{cards} is not a flor: a flor is three cards of one suit."),
+    # -- the hand: order of play
+    "hand_decided": (
+        IllegalActionError,
+        "The hand is already decided: only envido or flor settlements and penalties may follow.",
+    ),
+    "hand_incomplete": (
+        IllegalActionError,
+        "The record stops before the hand is decided.",
+    ),
+    "settlement_missing": (
+        IllegalActionError,
+        "The accepted {what} was never settled: record the points or the winner.",
+    ),
+    "player_folded": (IllegalActionError, "{player} has gone to the mazo and takes no part."),
+    "mixed_entry": (
+        IllegalActionError,
+        "A hand is entered either trick by trick or card by card, not both.",
+    ),
+    "not_your_turn": (
+        IllegalActionError,
+        "It is not {player}'s turn to play a card: {expected} plays next.",
+    ),
+    "card_not_yours": (IllegalActionError, "{card} is not in {player}'s hand."),
+    "card_unavailable": (IllegalActionError, "{card} has already been played or dealt."),
+    "no_cards_left": (IllegalActionError, "{player} has no card left to play."),
+    "answer_pending": (
+        IllegalActionError,
+        "The {what} call of side {side} must be answered first.",
+    ),
+    "settle_first": (
+        IllegalActionError,
+        "The flor must be settled before play goes on.",
+    ),
+    "mestre_first": (
+        IllegalActionError,
+        "Side {side} is mestre: its cap de colla must first decide to play or pass.",
+    ),
+    # -- calls and answers
+    "unknown_call": (IllegalActionError, "'{call}' is not a call of {family} truco."),
+    "nothing_to_answer": (IllegalActionError, "There is no call waiting for an answer."),
+    "not_answering_side": (
+        IllegalActionError,
+        "{player} cannot answer: the call was made by his own side.",
+    ),
+    "not_captain": (
+        IllegalActionError,
+        "In catalan truc only the cap de colla ({captain}) answers for side {side}.",
+    ),
+    "bad_answer": (IllegalActionError, "'{answer}' is not an answer to a {what} call."),
+    "no_announcements": (
+        IllegalActionError,
+        "The mestre decided to play: nobody may announce in this hand.",
+    ),
+    "call_not_in_turn": (
+        IllegalActionError,
+        "{player} may call only on his turn to play or right after playing his card.",
+    ),
+    "truco_order": (
+        IllegalActionError,
+        "'{call}' is not the next step: the next step is '{expected}'.",
+    ),
+    "truco_top": (IllegalActionError, "The {call} is already at its top value."),
+    "raise_not_allowed": (
+        IllegalActionError,
+        "Only side {side}, which accepted the last step, may raise the {call}.",
+    ),
+    "envido_disabled": (IllegalActionError, "There is no envido in {family} truc."),
+    "envido_too_late": (
+        IllegalActionError,
+        "The envido can no longer be called: {detail}.",
+    ),
+    "envido_closed": (IllegalActionError, "The envido of this hand has already been played."),
+    "envido_chain": (
+        IllegalActionError,
+        "'{call}' cannot follow {chain} in the envido chain.",
+    ),
+    "envido_limit": (
+        IllegalActionError,
+        "The envido chain allows at most {limit} calls.",
+    ),
+    "nothing_to_settle": (IllegalActionError, "There is no accepted {what} to settle."),
+    "bad_settlement": (IllegalActionError, "The {what} settlement is invalid: {detail}."),
+    "value_contradicts_cards": (
+        IllegalActionError,
+        "{player} declared {declared} for the {what} but his cards are worth {actual}.",
+    ),
+    "winner_contradicts_cards": (
+        IllegalActionError,
+        "The cards give the {what} to side {actual}, not {declared}.",
+    ),
+    "flor_disabled": (IllegalActionError, "This rule set is played without flor."),
+    "flor_too_late": (IllegalActionError, "The flor can no longer be sung: {detail}."),
+    "flor_already_sung": (IllegalActionError, "{player} has already sung his flor."),
+    "no_flor": (IllegalActionError, "{player}'s cards are not a flor."),
+    "flor_answer_not_allowed": (
+        IllegalActionError,
+        "'{call}' is not possible now: {detail}.",
+    ),
+    "mazo_own_call": (
+        IllegalActionError,
+        "Side {side} cannot go to the mazo while its own call awaits an answer.",
+    ),
+    "not_mestre": (IllegalActionError, "The rule of 11 does not apply in this hand."),
+    "mestre_decided": (IllegalActionError, "The mestre has already decided."),
+    "bad_penalty": (IllegalActionError, "The penalty is invalid: {detail}."),
+    "void_after_decided": (
+        IllegalActionError,
+        "A decided hand cannot be voided; record a penalty instead.",
+    ),
+}
+
+
+def error(code: str, *, event: int | None = None, **params: Any) -> EngineError:
+    """Build the error of ``code`` from the catalogue, its message filled from ``params``."""
+    family, template = CATALOGUE[code]
+    return family(code, template.format(**params), event=event, params=params)

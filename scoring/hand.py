@@ -1,0 +1,578 @@
+"""The hand as a state machine: ``legal_actions(state)``, ``apply(state, action)``, ``result``.
+
+Legality is a query separate from applying (STYLE.md, after python-chess): the tablet shows
+exactly :func:`legal_actions`; :func:`apply` returns a new state or raises an
+:class:`~scoring.errors.EngineError` with a stable code, never changing the state it was
+given. The rules themselves live in one module per family (``tricks``, ``truco``,
+``envido``, ``flor``, ``catalan``); this module routes each action to them and keeps the
+order of play: who plays next, what must be answered first, when the hand is decided.
+
+>>> from scoring.record import hand_from_record
+>>> state = hand_from_record({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+...     "order": ["ana", "beto"], "score": {"A": 0, "B": 0}, "events": []})
+>>> Call("ana", "truco") in legal_actions(state)
+True
+>>> state = apply(state, Call("ana", "truco"))
+>>> sorted(a.answer for a in legal_actions(state) if isinstance(a, Answer))
+['no_quiero', 'quiero']
+>>> state = apply(state, Answer("beto", "no_quiero"))
+>>> result(state)["points"]
+{'A': 1, 'B': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from scoring import catalan, envido, flor, truco
+from scoring.actions import (
+    ANSWERS,
+    Action,
+    Answer,
+    Call,
+    EnvidoPoints,
+    EnvidoWinner,
+    FlorPoints,
+    FlorWinner,
+    Mazo,
+    MestreDecision,
+    Penalty,
+    Play,
+    Trick,
+    Void,
+)
+from scoring.cards import Card, flor_points
+from scoring.errors import EngineError, error
+from scoring.rules import RuleSet
+from scoring.state import DETAILED, QUICK, HandState
+from scoring.tricks import PARDA, REDEAL, hand_result, trick_result
+
+__all__ = [
+    "HandState",
+    "apply",
+    "check",
+    "is_finished",
+    "legal_actions",
+    "needs_settlement",
+    "new_hand",
+    "result",
+    "step",
+]
+
+VOID = "void"
+_SETTLED_OUT = ("void", "redeal", "mestre_pass")  # hands where envido/flor no longer count
+
+
+def new_hand(
+    rules: RuleSet,
+    teams: dict[str, list[str]],
+    order: list[str],
+    score: dict[str, int],
+    *,
+    cards: dict[str, tuple[Card, ...]] | None = None,
+    captains: dict[str, str] | None = None,
+    pica_pica: bool = False,
+    gallo: str | None = None,
+) -> HandState:
+    """The state before the first event, from already validated parts (see
+    :func:`scoring.record.hand_from_record` for the checked way in)."""
+    sides = tuple(teams)
+    team = {p: side for side, players in teams.items() for p in players}
+    if rules.has_mestre:
+        score = catalan.reset_eleven(score)
+    state = HandState(
+        rules=rules,
+        sides=(sides[0], sides[1]),
+        order=tuple(order),
+        team=team,
+        captains=dict(captains or {}),
+        score=dict(score),
+        cards=dict(cards or {}),
+        pica_pica=pica_pica,
+        gallo=gallo,
+        leader=order[0],
+    )
+    if rules.has_mestre:
+        state.mestre = catalan.mestre_side(state.score)
+    return state
+
+
+# -- legality -----------------------------------------------------------------------------
+def check(state: HandState, action: Action) -> None:
+    """Raise the :class:`EngineError` that :func:`apply` would raise for ``action``."""
+    _route(state, action)
+
+
+def _route(state: HandState, action: Action) -> Callable[[HandState, Action], None]:
+    """Check ``action`` against ``state`` and return the function that performs it."""
+    kind = type(action)
+    if kind is Penalty:
+        _check_side(state, action.to)
+        return _do_penalty
+    if kind is Void:
+        if state.decided is not None:
+            raise error("void_after_decided")
+        return _do_void
+    if kind in (EnvidoPoints, EnvidoWinner, FlorPoints, FlorWinner):
+        _check_settlement(state, action)
+        return _do_settlement
+    if state.decided is not None:
+        raise error("hand_decided")
+    by = getattr(action, "by", None)
+    if by is not None:
+        if by not in state.team:
+            raise error("unknown_player", player=by)
+        if by in state.folded:
+            raise error("player_folded", player=by)
+    if state.mestre is not None and state.mestre_decision is None:
+        if kind is not MestreDecision:
+            raise error("mestre_first", side=state.mestre)
+        catalan.check_decision(state, by)
+        return _do_mestre
+    if kind is Call:
+        module = _call_module(state, action.call)
+        module.check_call(state, by, action.call)
+        return _do_call
+    if kind is Answer:
+        module = _answer_module(state, action.answer)
+        module.check_answer(state, by, action.answer)
+        return _do_answer
+    if kind is Play:
+        _check_play(state, action)
+        return _do_play
+    if kind is Trick:
+        _check_trick(state, action)
+        return _do_trick
+    if kind is Mazo:
+        truco.check_mazo(state, by)
+        return _do_mazo
+    if kind is MestreDecision:
+        catalan.check_decision(state, by)
+    raise error("bad_event", number=state.step + 1, detail="unknown action")
+
+
+def _call_module(state: HandState, call: str) -> Any:
+    if call in state.rules.ladder.calls:
+        return truco
+    if call in envido.CALLS:
+        return envido
+    if call in flor.CALLS:
+        return flor
+    raise error("unknown_call", call=call, family=state.rules.family)
+
+
+def _answer_module(state: HandState, answer: str) -> Any:
+    # The latest open call is answered first: a flor bet, then an envido (which may have
+    # been called over a pending truco, "el envido va primero"), then the truco.
+    if answer in ("con_flor_me_achico", "con_flor_quiero") or state.flor_pending:
+        return flor
+    if state.envido_status == "pending":
+        return envido
+    if state.truco_pending:
+        return truco
+    raise error("nothing_to_answer")
+
+
+def _check_side(state: HandState, side: str) -> None:
+    if side not in state.sides:
+        raise error("unknown_side", side=side)
+
+
+def _check_no_pending(state: HandState) -> None:
+    if state.flor_pending:
+        raise error("answer_pending", what="flor", side=state.flor_caller)
+    if state.envido_status == "pending":
+        raise error("answer_pending", what="envido", side=state.envido_callers[-1])
+    if state.truco_pending:
+        raise error("answer_pending", what=state.rules.ladder.calls[0], side=state.truco_caller)
+
+
+def _check_play(state: HandState, action: Play) -> None:
+    if state.mode == QUICK:
+        raise error("mixed_entry")
+    _check_no_pending(state)
+    by, card = action.by, action.card
+    expected = state.to_play()
+    if by != expected:
+        raise error("not_your_turn", player=by, expected=expected)
+    if card not in state.rules.deck:
+        raise error("bad_card", card=str(card), deck=state.rules.family)
+    own = state.cards.get(by)
+    if own is not None:
+        if card not in own:
+            raise error("card_not_yours", card=str(card), player=by)
+        if card in state.used:
+            raise error("card_unavailable", card=str(card))
+        return
+    if len(state.played.get(by, ())) >= 3:
+        raise error("no_cards_left", player=by)
+    if card in state.used or any(card in hand for hand in state.cards.values()):
+        raise error("card_unavailable", card=str(card))
+
+
+def _check_trick(state: HandState, action: Trick) -> None:
+    if state.mode == DETAILED:
+        raise error("mixed_entry")
+    _check_no_pending(state)
+    if action.winner != PARDA:
+        _check_side(state, action.winner)
+
+
+def _all_cards_known(state: HandState) -> bool:
+    return len(state.cards) == len(state.order)
+
+
+def _check_settlement(state: HandState, action: Action) -> None:
+    is_envido = isinstance(action, EnvidoPoints | EnvidoWinner)
+    what = "envido" if is_envido else "flor"
+    if state.decided in _SETTLED_OUT:
+        raise error("hand_decided")
+    if is_envido:
+        open_ = state.envido_status == "accepted" and state.envido_winner is None
+    else:
+        open_ = flor.contested(state) and state.flor_winner is None
+    if not open_:
+        raise error("nothing_to_settle", what=what)
+    if isinstance(action, EnvidoWinner | FlorWinner):
+        _check_side(state, action.side)
+        known = (
+            _all_cards_known(state) if is_envido else all(p in state.cards for p in state.flores)
+        )
+        if known:
+            actual = _card_winner(state, is_envido)
+            if actual != action.side:
+                raise error(
+                    "winner_contradicts_cards", what=what, actual=actual, declared=action.side
+                )
+        return
+    low, high = (0, 33) if is_envido else (20, 38)
+    for player, value in action.points:
+        if player not in state.team:
+            raise error("unknown_player", player=player)
+        if not is_envido and player not in state.flores:
+            raise error("bad_settlement", what=what, detail=f"{player} sang no flor")
+        if not low <= value <= high:
+            raise error(
+                "bad_settlement", what=what, detail=f"{what} points go from {low} to {high}"
+            )
+    _points_winner(state, action)
+
+
+def _card_winner(state: HandState, is_envido: bool) -> str:
+    values = envido.card_values(state) if is_envido else flor.card_values(state)
+    return envido.settle_by_points(state, {}, values, "envido" if is_envido else "flor")
+
+
+def _points_winner(state: HandState, action: EnvidoPoints | FlorPoints) -> str:
+    is_envido = isinstance(action, EnvidoPoints)
+    values = envido.card_values(state) if is_envido else flor.card_values(state)
+    what = "envido" if is_envido else "flor"
+    return envido.settle_by_points(state, dict(action.points), values, what)
+
+
+# -- applying -----------------------------------------------------------------------------
+def apply(state: HandState, action: Action) -> HandState:
+    """A new state with ``action`` applied; ``state`` itself is never changed.
+
+    Raises :class:`~scoring.errors.EngineError` (``event`` = the state's event index) when
+    the action is not legal now.
+    """
+    try:
+        perform = _route(state, action)
+    except EngineError as exc:
+        exc.event = state.step
+        raise
+    new = state.copy()
+    perform(new, action)
+    new.step += 1
+    return new
+
+
+def step(state: HandState, action: Action) -> None:
+    """Apply ``action`` to ``state`` in place (for a caller that owns a private state)."""
+    try:
+        perform = _route(state, action)
+    except EngineError as exc:
+        exc.event = state.step
+        raise
+    perform(state, action)
+    state.step += 1
+
+
+def _do_penalty(state: HandState, a: Penalty) -> None:
+    state.penalties.append((state.step, a.to, a.points, a.reason))
+
+
+def _do_void(state: HandState, a: Void) -> None:
+    truco.decide(state, VOID, None, 0)
+    state.void_reason = a.reason
+
+
+def _do_settlement(state: HandState, a: Action) -> None:
+    if isinstance(a, EnvidoWinner):
+        state.envido_winner = a.side
+    elif isinstance(a, FlorWinner):
+        state.flor_winner = a.side
+    elif isinstance(a, EnvidoPoints):
+        state.envido_declared = dict(a.points)
+        state.envido_winner = _points_winner(state, a)
+    else:
+        state.flor_declared = dict(a.points)
+        state.flor_winner = _points_winner(state, a)
+
+
+def _do_mestre(state: HandState, a: MestreDecision) -> None:
+    state.mestre_decision = a.decision
+    if a.decision == "pass":
+        truco.decide(state, "mestre_pass", None, 0)
+
+
+def _do_call(state: HandState, a: Call) -> None:
+    _call_module(state, a.call).do_call(state, a.by, a.call)
+
+
+def _do_answer(state: HandState, a: Answer) -> None:
+    _answer_module(state, a.answer).do_answer(state, a.by, a.answer)
+
+
+def _do_mazo(state: HandState, a: Mazo) -> None:
+    conceded = truco.do_mazo(state, a.by)
+    if not conceded and state.mode == DETAILED and state.table and state.to_play() is None:
+        _end_trick(state)
+
+
+def _do_play(state: HandState, a: Play) -> None:
+    state.mode = DETAILED
+    state.table.append((a.by, a.card))
+    state.played[a.by] = (*state.played.get(a.by, ()), a.card)
+    state.used.add(a.card)
+    state.last_player = a.by
+    if state.to_play() is None:
+        _end_trick(state)
+
+
+def _end_trick(state: HandState) -> None:
+    winner, lead = trick_result(state.table, state.team, state.rules.hierarchy)
+    if lead is not None:
+        state.leader = lead  # after a parda the player who led it leads again
+    state.table = []
+    _add_trick(state, winner)
+
+
+def _do_trick(state: HandState, a: Trick) -> None:
+    state.mode = QUICK
+    _add_trick(state, a.winner)
+
+
+def _add_trick(state: HandState, winner: str) -> None:
+    state.tricks.append(winner)
+    outcome = hand_result(
+        state.tricks, mano_side=state.mano_side, redeal_on_three_pardas=state.rules.is_catalan
+    )
+    if outcome == REDEAL:
+        truco.decide(state, REDEAL, None, 0)
+    elif outcome is not None:
+        truco.decide(state, "tricks", outcome, state.rules.ladder.value(state.truco_level))
+
+
+# -- queries ------------------------------------------------------------------------------
+def needs_settlement(state: HandState) -> str | None:
+    """``"envido"`` or ``"flor"`` when an accepted bet still needs its winner, else None."""
+    if state.decided in _SETTLED_OUT:
+        return None
+    if (
+        state.envido_status == "accepted"
+        and state.envido_winner is None
+        and not _all_cards_known(state)
+    ):
+        return "envido"
+    if flor.needs_settlement(state):
+        return "flor"
+    return None
+
+
+def is_finished(state: HandState) -> bool:
+    """The hand is decided and nothing accepted remains to be settled."""
+    return state.decided is not None and needs_settlement(state) is None
+
+
+def legal_actions(state: HandState) -> list[Action]:
+    """Every action that may happen next, and who may do it.
+
+    Referee interventions that are always possible with free values (``penalty``, and
+    ``void`` before the hand is decided) are not listed, nor declared-points settlements
+    unless the cards fix them; winner settlements (``envido_winner``, ``flor_winner``) are.
+    """
+    candidates: list[Action] = []
+    if state.decided is None:
+        players = [p for p in state.order if p not in state.folded]
+        if state.mestre is not None and state.mestre_decision is None:
+            captain = state.captains[state.mestre]
+            candidates += [MestreDecision(captain, "play"), MestreDecision(captain, "pass")]
+        else:
+            calls = state.rules.ladder.calls
+            if state.rules.has_envido:
+                calls += envido.CALLS
+            if state.rules.flor:
+                calls += flor.CALLS
+            for p in players:
+                candidates += [Call(p, c) for c in calls]
+                candidates += [Answer(p, a) for a in ANSWERS]
+                candidates.append(Mazo(p))
+            mover = state.to_play()
+            if mover is not None:
+                candidates += [Play(mover, c) for c in _playable(state, mover)]
+            if state.mode != DETAILED:
+                candidates += [Trick(s) for s in (*state.sides, PARDA)]
+    for side in state.sides:
+        candidates += [EnvidoWinner(side), FlorWinner(side)]
+    if _all_cards_known(state):
+        values = envido.card_values(state)
+        candidates.append(EnvidoPoints(tuple((p, values[p]) for p in state.order)))
+        singers = [p for p in state.flores if p in state.cards]
+        if singers:
+            candidates.append(FlorPoints(tuple((p, flor_points(state.cards[p])) for p in singers)))
+    legal = []
+    for action in candidates:
+        try:
+            _route(state, action)
+        except EngineError:
+            continue
+        legal.append(action)
+    return legal
+
+
+def _playable(state: HandState, player: str) -> list[Card]:
+    own = state.cards.get(player)
+    if own is not None:
+        return [c for c in own if c not in state.used]
+    taken = set(state.used)
+    for hand in state.cards.values():
+        taken.update(hand)
+    return sorted((c for c in state.rules.deck if c not in taken), key=lambda c: (c.suit, c.rank))
+
+
+# -- the result ---------------------------------------------------------------------------
+def result(state: HandState) -> dict[str, Any]:
+    """The output object of HAND_RECORD.md: ``points``, ``score``, ``items``, ``status``,
+    ``winner``.
+
+    Items count in the order they happened, envido and flor before the truco; once a side
+    reaches the target the rest of the hand is left out (RULES.md "Envido", ``001``).
+    Raises ``settlement_missing`` when an accepted bet that counts has no known winner.
+    """
+    entries: list[tuple[int, int, Callable[[dict[str, int]], dict[str, Any] | None]]] = []
+    if state.decided not in ("void", "redeal"):
+        if state.envido_status in ("accepted", "refused"):
+            entries.append((state.envido_start, 0, lambda score: _envido_item(state, score)))
+        if state.flores:
+            entries.append((state.flor_start, 0, lambda score: _flor_item(state, score)))
+        if state.decided is not None:
+            entries.append((state.decided_at, 1, lambda score: _hand_item(state)))
+    for index, side, points, reason in state.penalties:
+        item = {"kind": "penalty", "side": side, "points": points, "reason": reason}
+        entries.append((index, 0, lambda score, item=item: item))
+    entries.sort(key=lambda e: (e[0], e[1]))
+
+    target = state.rules.target
+    score = dict(state.score)
+    points = dict.fromkeys(state.sides, 0)
+    items = []
+    winner = None
+    for _, _, build in entries:
+        item = build(score)
+        if item is None:
+            continue
+        items.append(item)
+        side = item["side"]
+        points[side] += item["points"]
+        score[side] += item["points"]
+        if score[side] >= target:
+            winner = side
+            break
+    if winner is not None:
+        status = "game_over"
+    elif state.decided in (VOID, REDEAL):
+        status = state.decided
+    else:
+        status = "complete"
+    final = {s: min(target, v) for s, v in score.items()}
+    if state.rules.has_mestre and winner is None:
+        final = catalan.reset_eleven(final)
+    return {"points": points, "score": final, "items": items, "status": status, "winner": winner}
+
+
+def _envido_item(state: HandState, score: dict[str, int]) -> dict[str, Any]:
+    chain = state.envido_calls
+    if state.envido_status == "refused":
+        side = state.envido_callers[-1]
+        return {
+            "kind": "envido",
+            "side": side,
+            "points": envido.refused_points(chain),
+            "calls": list(chain),
+            "accepted": False,
+        }
+    side = state.envido_winner
+    if side is None:
+        if not _all_cards_known(state):
+            raise error("settlement_missing", what="envido")
+        side = _card_winner(state, True)
+    if "falta_envido" in chain:
+        value = envido.falta_envido_points(
+            state.rules, score, side, state.other(side), pica_pica=state.pica_pica
+        )
+    else:
+        value = envido.accepted_points(chain)
+    return {"kind": "envido", "side": side, "points": value, "calls": list(chain), "accepted": True}
+
+
+def _flor_winner(state: HandState) -> str:
+    if state.flor_winner is not None:
+        return state.flor_winner
+    if not all(p in state.cards for p in state.flores):
+        raise error("settlement_missing", what="flor")
+    return _card_winner(state, False)
+
+
+def _flor_item(state: HandState, score: dict[str, int]) -> dict[str, Any]:
+    outcome = state.flor_outcome
+    calls = list(state.flor_calls)
+    sung = len(state.flores)
+    if outcome == "achico":
+        side, points = state.team[state.flores[0]], flor.ACHICO
+    elif outcome == "refused":
+        side, points = state.flor_caller, flor.ACHICO
+    elif outcome == "accepted":
+        side = _flor_winner(state)
+        points = flor.flor_bet_points(
+            state.rules, state.flor_level, score, side, sung, pica_pica=state.pica_pica
+        )
+    else:
+        side = _flor_winner(state) if flor.contested(state) else state.team[state.flores[0]]
+        points = flor.SUNG * sum(1 for p in state.flores if state.team[p] == side)
+    return {"kind": "flor", "side": side, "points": points, "calls": calls, "flores": sung}
+
+
+def _hand_item(state: HandState) -> dict[str, Any] | None:
+    if state.mestre_decision is not None:
+        return catalan.mestre_item(state)
+    calls = list(state.truco_calls)
+    if state.decided == "mazo":
+        return {
+            "kind": "mazo",
+            "side": state.winner,
+            "points": state.hand_points,
+            "folded": state.other(state.winner),  # type: ignore[arg-type]
+            "calls": calls,
+        }
+    item: dict[str, Any] = {
+        "kind": "truco",
+        "side": state.winner,
+        "points": state.hand_points,
+        "calls": calls,
+    }
+    if calls:
+        item["accepted"] = state.decided != "refused"
+    return item

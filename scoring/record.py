@@ -1,0 +1,208 @@
+"""Hand records (HAND_RECORD.md, format v1): validate one, play it, score it.
+
+:func:`score_hand` is the whole ``python -m scoring hand`` command minus the I/O.
+
+>>> score_hand({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+...             "order": ["ana", "beto"], "score": {"A": 0, "B": 0},
+...             "events": [{"trick": "B"}, {"trick": "A"}, {"trick": "A"}]})["points"]
+{'A': 1, 'B': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.actions import action_from_event
+from scoring.cards import Card, parse_card
+from scoring.errors import EngineError, error
+from scoring.hand import is_finished, needs_settlement, new_hand, result, step
+from scoring.rules import RuleSet
+from scoring.state import HandState
+from scoring.tricks import PARDA
+
+__all__ = ["hand_from_record", "score_hand"]
+
+# RULES.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
+_ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
+
+
+def hand_from_record(record: Mapping[str, Any]) -> HandState:
+    """Validate everything in ``record`` but its events and build the initial state."""
+    if not isinstance(record, Mapping):
+        raise error("bad_record")
+    for name in ("rules", "teams", "order", "score", "events"):
+        if name not in record:
+            raise error("missing_field", field=name)
+    rules = RuleSet.from_spec(record["rules"])
+    teams = _teams(record["teams"], rules)
+    players = [p for members in teams.values() for p in members]
+    order = _order(record["order"], players)
+    score = _score(record["score"], teams, rules)
+    captains = _captains(record.get("captains"), teams, rules)
+    cards = _cards(record.get("cards"), players, rules)
+    pica_pica = record.get("pica_pica", False)
+    if pica_pica is None:
+        pica_pica = False
+    if not isinstance(pica_pica, bool):
+        raise error("bad_field", field="pica_pica", detail="it must be true or false")
+    if pica_pica:
+        if rules.is_catalan or not rules.pica_pica:
+            raise error("bad_pica_pica", detail="the rule set has no pica-pica")
+        if len(players) != 2:
+            raise error("bad_pica_pica", detail="a pica-pica hand is played by two players")
+    gallo = record.get("gallo")
+    if gallo is not None:
+        if len(players) != 3:
+            raise error("bad_gallo", detail="there is a gallo only with three players")
+        if gallo not in players or len(teams[_side_of(teams, gallo)]) != 1:
+            raise error("bad_gallo", detail=f"{gallo} must be a player alone on his side")
+    return new_hand(
+        rules,
+        teams,
+        order,
+        score,
+        cards=cards,
+        captains=captains,
+        pica_pica=pica_pica,
+        gallo=gallo,
+    )
+
+
+def score_hand(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate ``record``, play its events and return the HAND_RECORD.md output object.
+
+    Raises :class:`~scoring.errors.EngineError`, with ``event`` the 0-based index of the
+    offending event (None when no single event is at fault).
+
+    >>> try:
+    ...     score_hand({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...                 "order": ["ana", "beto"], "score": {"A": 0, "B": 0},
+    ...                 "events": [{"by": "ana", "call": "truco"}, {"by": "ana", "mazo": True}]})
+    ... except EngineError as exc:
+    ...     print(exc.code, exc.event)
+    mazo_own_call 1
+    """
+    state = hand_from_record(record)
+    events = record["events"]
+    if not isinstance(events, list):
+        raise error("bad_field", field="events", detail="it must be a list")
+    deck = state.rules.deck
+    for index, event in enumerate(events):
+        step(state, action_from_event(event, deck, index=index))
+    if is_finished(state):
+        return result(state)
+    # Not finished: acceptable only when the chico is already over on what was counted.
+    missing = needs_settlement(state) if state.decided is not None else None
+    try:
+        outcome = result(state)
+    except EngineError:
+        outcome = None
+    if outcome is not None and outcome["status"] == "game_over":
+        return outcome
+    if missing is not None:
+        raise error("settlement_missing", what=missing)
+    raise error("hand_incomplete")
+
+
+# -- the parts of a record ----------------------------------------------------------------
+def _side_of(teams: Mapping[str, list[str]], player: str) -> str:
+    return next(side for side, members in teams.items() if player in members)
+
+
+def _teams(value: Any, rules: RuleSet) -> dict[str, list[str]]:
+    if not isinstance(value, Mapping) or len(value) != 2:
+        raise error("bad_teams", detail="there must be exactly two sides")
+    teams: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for side, members in value.items():
+        if not isinstance(side, str) or not side or side == PARDA:
+            raise error("bad_teams", detail=f"'{side}' cannot name a side")
+        if not isinstance(members, list) or not members:
+            raise error("bad_teams", detail=f"side {side} must list its players")
+        for player in members:
+            if not isinstance(player, str) or not player:
+                raise error("bad_teams", detail=f"side {side} has a player without a name")
+            if player in seen:
+                raise error("bad_teams", detail=f"{player} appears twice")
+            seen.add(player)
+        teams[side] = list(members)
+    sizes = tuple(sorted(len(m) for m in teams.values()))
+    ok = (sizes[0] == sizes[1] and sizes[0] <= 4) if rules.is_catalan else sizes in _ARGENTINE_SIZES
+    if not ok:
+        raise error(
+            "bad_player_count",
+            count=sum(sizes),
+            sizes=" and ".join(map(str, sizes)),
+            family=rules.family,
+        )
+    return teams
+
+
+def _order(value: Any, players: list[str]) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise error("bad_order", detail="it must be a list of player names")
+    for player in value:
+        if player not in players:
+            raise error("unknown_player", player=player)
+    if len(value) != len(players) or len(set(value)) != len(value):
+        raise error("bad_order", detail="a player is missing or repeated")
+    return list(value)
+
+
+def _score(value: Any, teams: Mapping[str, list[str]], rules: RuleSet) -> dict[str, int]:
+    if not isinstance(value, Mapping) or set(value) != set(teams):
+        raise error("bad_score", detail="it must give the points of both sides")
+    score = {}
+    for side in teams:
+        points = value[side]
+        if type(points) is not int or not 0 <= points < rules.target:
+            raise error(
+                "bad_score",
+                detail=f"side {side} needs a whole number of points from 0 to {rules.target - 1}",
+            )
+        score[side] = points
+    return score
+
+
+def _captains(value: Any, teams: Mapping[str, list[str]], rules: RuleSet) -> dict[str, str]:
+    if not rules.is_catalan:
+        return {}  # only catalan has a cap de colla; argentine records may carry one anyway
+    if value is None:
+        if all(len(m) == 1 for m in teams.values()):
+            return {side: members[0] for side, members in teams.items()}
+        raise error("bad_captains", detail="catalan sides need a cap de colla each")
+    if not isinstance(value, Mapping):
+        raise error("bad_captains", detail="map each side to its cap de colla")
+    captains = {}
+    for side, members in teams.items():
+        captain = value.get(side)
+        if captain not in members:
+            raise error("bad_captains", detail=f"side {side} needs one of its players as captain")
+        captains[side] = captain
+    return captains
+
+
+def _cards(value: Any, players: list[str], rules: RuleSet) -> dict[str, tuple[Card, ...]]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise error("bad_field", field="cards", detail="map players to their three cards")
+    cards: dict[str, tuple[Card, ...]] = {}
+    seen: set[Card] = set()
+    for player, hand in value.items():
+        if player not in players:
+            raise error("unknown_player", player=player)
+        if not isinstance(hand, list) or len(hand) != 3:
+            raise error("bad_cards", player=player, detail="a hand is three cards")
+        parsed = []
+        for text in hand:
+            if not isinstance(text, str):
+                raise error("bad_cards", player=player, detail="cards are written like 7E")
+            card = parse_card(text, rules.deck)
+            if card in seen:
+                raise error("duplicate_card", card=str(card))
+            seen.add(card)
+            parsed.append(card)
+        cards[player] = tuple(parsed)
+    return cards

@@ -1,0 +1,236 @@
+"""Rule sets: the presets of RULES.md "Presets and options" and every option they carry.
+
+Variants differ by the data held here (deck, hierarchy, truco ladder and refusal values,
+envido on or off, who answers), not by copied code. ``rules`` in a record is a preset name
+or ``{"preset": ..., **options}``; an unknown preset, option or value is a
+:class:`~scoring.errors.RuleSetError` naming it.
+
+>>> RuleSet.from_spec("argentine").target
+30
+>>> RuleSet.from_spec({"preset": "trucardo", "target": 15}).falta_envido
+'rival_to_half'
+>>> RuleSet.from_spec({"preset": "argentine", "colour": "red"})
+Traceback (most recent call last):
+...
+scoring.errors.RuleSetError: Unknown rule option 'colour'.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from scoring.cards import CATALAN_48, SPANISH_40, Card
+from scoring.errors import error
+
+__all__ = ["ARGENTINE_LADDER", "CATALAN_LADDER", "PRESETS", "Ladder", "RuleSet"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """The truco (or truc) ladder: call names, the value of each accepted step, and what a
+    refusal of each step gives the caller (RULES.md "Truco")."""
+
+    calls: tuple[str, ...]
+    values: tuple[int, ...]
+    refused: tuple[int, ...]
+    base: int = 1  # a hand without any accepted call
+
+    def value(self, level: int) -> int:
+        """Value of the hand with ``level`` steps accepted (0: no call accepted).
+
+        >>> ARGENTINE_LADDER.value(0), ARGENTINE_LADDER.value(2)
+        (1, 3)
+        """
+        return self.base if level == 0 else self.values[level - 1]
+
+
+# 001 and 004: truco 2, retruco 3, vale cuatro 4; a refusal gives the step before.
+ARGENTINE_LADDER = Ladder(("truco", "retruco", "vale_cuatro"), (2, 3, 4), (1, 2, 3))
+# 002: truc then tres; refusing truc gives 1, tres 2, so truc=2 and tres=3 (RULES.md).
+CATALAN_LADDER = Ladder(("truc", "tres"), (2, 3), (1, 2))
+
+_ARGENTINE_ONLY = (
+    "flor",
+    "hierarchy",
+    "envido_max_calls",
+    "falta_envido",
+    "mazo_envido_point",
+    "contraflor_al_resto",
+    "pica_pica",
+    "pica_pica_until",
+    "gallo",
+)
+_CATALAN_ONLY = ("mestre_penalty",)
+
+# Allowed values of every option (RULES.md "Presets and options").
+_ALLOWED: dict[str, tuple[Any, ...]] = {
+    "target": (15, 30),
+    "best_of": (1, 3),
+    "flor": (True, False),
+    "hierarchy": ("traditional", "inverse"),
+    "envido_max_calls": (2, 3, 4),
+    "falta_envido": ("leader_to_target", "rival_to_half", "leader_to_half", "whole_chico"),
+    "mazo_envido_point": (True, False),
+    "contraflor_al_resto": ("resto_plus_flores", "whole_chico"),
+    "pica_pica": (True, False),
+    "pica_pica_until": (25, 15),
+    "gallo": ("por_turno", "fijo"),
+    "mestre_penalty": ("to_opponent", "from_mestre"),
+}
+_CATALAN_TARGETS = (12,)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A complete, validated rule set. Build one with :meth:`from_spec`."""
+
+    preset: str = "argentine"
+    family: str = "argentine"  # "argentine" (argentine, argentine_flor, trucardo) or "catalan"
+    target: int = 30
+    best_of: int = 3
+    flor: bool = False
+    hierarchy: str = "traditional"
+    envido_max_calls: int = 4
+    falta_envido: str = "leader_to_target"
+    mazo_envido_point: bool = True
+    contraflor_al_resto: str = "resto_plus_flores"
+    pica_pica: bool = True
+    pica_pica_until: int = 25
+    gallo: str = "por_turno"
+    mestre_penalty: str = "to_opponent"
+    ladder: Ladder = field(default=ARGENTINE_LADDER)
+
+    # -- derived data ---------------------------------------------------------------
+    @property
+    def is_catalan(self) -> bool:
+        return self.family == "catalan"
+
+    @property
+    def deck(self) -> frozenset[Card]:
+        """Spanish 40 for the argentine family, Catalan 48 for catalan."""
+        return CATALAN_48 if self.is_catalan else SPANISH_40
+
+    @property
+    def has_envido(self) -> bool:
+        return not self.is_catalan
+
+    @property
+    def has_halves(self) -> bool:
+        """Target 30 has malas and buenas; 15 and catalan 12 have none (RULES.md)."""
+        return self.target == 30
+
+    @property
+    def half(self) -> int:
+        """15 when the target has halves, else the target itself ("half means the target")."""
+        return self.target // 2 if self.has_halves else self.target
+
+    @property
+    def captain_answers(self) -> bool:
+        """Catalan: calls are answered by the cap de colla only (``002``)."""
+        return self.is_catalan
+
+    @property
+    def has_mestre(self) -> bool:
+        """The catalan rule of 11 (``002``)."""
+        return self.is_catalan
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def from_spec(cls, spec: str | Mapping[str, Any]) -> RuleSet:
+        """A preset name or ``{"preset": name, **options}`` -> a validated rule set.
+
+        >>> RuleSet.from_spec("catalan").ladder.calls
+        ('truc', 'tres')
+        >>> RuleSet.from_spec({"preset": "argentine", "target": 20})
+        Traceback (most recent call last):
+        ...
+        scoring.errors.RuleSetError: Rule option 'target' cannot be 20: allowed 15, 30.
+        """
+        if isinstance(spec, str):
+            return _preset(spec)
+        if not isinstance(spec, Mapping):
+            raise error("bad_field", field="rules", detail="a preset name or an object")
+        try:
+            key = json.dumps(spec, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        if key is not None:
+            return _from_mapping(key)
+        return _build(spec)
+
+
+PRESETS: dict[str, RuleSet] = {
+    "argentine": RuleSet(preset="argentine"),
+    "argentine_flor": RuleSet(preset="argentine_flor", flor=True),
+    "trucardo": RuleSet(
+        preset="trucardo",
+        flor=True,
+        envido_max_calls=3,
+        falta_envido="rival_to_half",
+        contraflor_al_resto="whole_chico",
+    ),
+    "catalan": RuleSet(
+        preset="catalan",
+        family="catalan",
+        target=12,
+        flor=False,
+        hierarchy="catalan",
+        mazo_envido_point=False,
+        pica_pica=False,
+        ladder=CATALAN_LADDER,
+    ),
+}
+
+
+def _preset(name: Any) -> RuleSet:
+    rules = PRESETS.get(name) if isinstance(name, str) else None
+    if rules is None:
+        raise error("unknown_preset", preset=name)
+    return rules
+
+
+@lru_cache(maxsize=256)
+def _from_mapping(key: str) -> RuleSet:
+    # Rule sets repeat across every hand of a championship: cache by canonical JSON.
+    return _build(json.loads(key))
+
+
+def _build(spec: Mapping[str, Any]) -> RuleSet:
+    if "preset" not in spec:
+        raise error("missing_field", field="rules.preset")
+    base = _preset(spec["preset"])
+    changes: dict[str, Any] = {}
+    for option, value in spec.items():
+        if option == "preset":
+            continue
+        if option not in _ALLOWED:
+            raise error("unknown_option", option=option)
+        if base.is_catalan and option in _ARGENTINE_ONLY:
+            raise error("option_not_applicable", option=option, preset=base.preset)
+        if not base.is_catalan and option in _CATALAN_ONLY:
+            raise error("option_not_applicable", option=option, preset=base.preset)
+        allowed = _CATALAN_TARGETS if option == "target" and base.is_catalan else _ALLOWED[option]
+        # bool is an int in Python: True must not pass for 1, nor 1 for True.
+        if not any(type(value) is type(a) and value == a for a in allowed):
+            raise error(
+                "bad_option_value",
+                option=option,
+                value=json.dumps(value) if _jsonable(value) else repr(value),
+                allowed=", ".join(
+                    json.dumps(a) if isinstance(a, bool) else str(a) for a in allowed
+                ),
+            )
+        changes[option] = value
+    return replace(base, **changes) if changes else base
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
