@@ -1,9 +1,10 @@
-"""Root URLs: the public site, the API, the language switch, the admin and a health check."""
+"""Root URLs: the public site, the API, the language switch and the admin.
+
+``/healthz`` is answered by ``config.middleware.HealthCheckMiddleware``.
+"""
 
 from django.contrib import admin
 from django.urls import include, path
-
-from config.views import healthz
 
 urlpatterns = [
     path("", include("tournaments.urls")),
@@ -11,5 +12,4 @@ urlpatterns = [
     # Django's set_language view (POST) at /i18n/setlang/.
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("healthz", healthz, name="healthz"),
 ]

@@ -130,7 +130,11 @@ def test_the_page_fits_phones_and_tablets(client, db):
         assert "@media (min-width:" in css.read()
 
 
-def test_health_check_answers_ok(client, db):
-    response = client.get("/healthz")
+def test_health_check_answers_ok_whatever_the_host(client, db, settings):
+    settings.ALLOWED_HOSTS = ["tanteo.example"]
+    settings.SECURE_SSL_REDIRECT = True
+    response = client.get("/healthz", HTTP_HOST="127.0.0.1:8000")
     assert response.status_code == 200
     assert response.content == b"ok"
+    # Every other page still refuses an unknown host.
+    assert client.get("/", HTTP_HOST="127.0.0.1:8000").status_code == 400

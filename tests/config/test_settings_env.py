@@ -3,6 +3,7 @@
 import doctest
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -248,3 +249,11 @@ def test_deploy_check_is_clean_with_debug_off_and_a_real_secret(run_project):
     done = run_project(["manage.py", "check", "--deploy", "--fail-level", "DEBUG"], env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "System check identified no issues (0 silenced)." in done.stdout
+
+
+def test_every_variable_the_settings_read_is_documented():
+    source = (settings.BASE_DIR / "config" / "settings.py").read_text(encoding="utf-8")
+    read = set(re.findall(r"env\.\w+\(\s*\"([A-Z][A-Z0-9_]*)\"", source))
+    documented = (settings.BASE_DIR / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert {"DEBUG", "SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"} <= read
+    assert sorted(name for name in read if f"| `{name}` |" not in documented) == []
