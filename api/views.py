@@ -1,8 +1,10 @@
 """API views: read-only, their querysets come from the selectors."""
 
+from django.db.models import QuerySet
 from rest_framework import viewsets
 
 from api.serializers import ChampionshipSerializer
+from tournaments.models import Championship
 from tournaments.selectors import championship_list_public
 
 
@@ -12,5 +14,5 @@ class ChampionshipViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = ChampionshipSerializer
     lookup_field = "slug"
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Championship]:
         return championship_list_public()

@@ -17,9 +17,9 @@ Status = Championship.Status
 
 # (slug, name, venue, status, start offset in days, length in days): dates follow today.
 DEMO_CHAMPIONSHIPS = [
-    ("primavera-truco", "Campeonato de Truco de Primavera", "Club Social de Gràcia",
+    ("abierto-de-truco", "Abierto de Truco de Gràcia", "Club Social de Gràcia",
      Status.RUNNING, -2, 5),
-    ("torneig-truc-sant-jordi", "Torneig de Truc de Sant Jordi", "Casal de Sant Andreu",
+    ("torneig-truc-casal", "Torneig de Truc del Casal", "Casal de Sant Andreu",
      Status.REGISTRATION, 20, 1),
     ("copa-trucardo", "Copa Trucardo", "Peña El Ancho de Espadas",
      Status.FINISHED, -40, 2),
