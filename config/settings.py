@@ -20,11 +20,11 @@ env = Env()
 
 DEBUG = env.bool("DEBUG", default=True)
 
-if DEBUG:
-    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-local-development-only")
-elif env.is_set("SECRET_KEY"):
-    SECRET_KEY = env.str("SECRET_KEY")
-else:
+# Only local development may fall back to a key everyone knows.
+SECRET_KEY = env.str(
+    "SECRET_KEY", default="django-insecure-local-development-only" if DEBUG else None
+)
+if SECRET_KEY is None:
     raise EnvError("SECRET_KEY is required when DEBUG is off.")
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
