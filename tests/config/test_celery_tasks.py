@@ -15,7 +15,7 @@ from config import celery_app
 from tournaments.models import Championship
 from tournaments.tasks import championships_finish_ended
 
-YESTERDAY_START = datetime.date(2020, 3, 1)
+PAST_START = datetime.date(2020, 3, 1)
 
 
 def test_the_app_is_configured_for_safe_retries():
@@ -38,11 +38,11 @@ def test_task_runs_eagerly_in_process_without_a_broker(championship_factory, mon
     monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
     ended = championship_factory(
         status=Championship.Status.RUNNING,
-        start_date=YESTERDAY_START,
-        end_date=YESTERDAY_START + datetime.timedelta(days=2),
+        start_date=PAST_START,
+        end_date=PAST_START + datetime.timedelta(days=2),
     )
     ongoing = championship_factory(
-        status=Championship.Status.RUNNING, start_date=YESTERDAY_START, end_date=None
+        status=Championship.Status.RUNNING, start_date=PAST_START, end_date=None
     )
 
     assert championships_finish_ended.delay().get(timeout=5) == 1
@@ -80,8 +80,8 @@ def test_task_runs_on_a_real_worker_through_the_broker(championship_factory, chi
 
     ended = championship_factory(
         status=Championship.Status.RUNNING,
-        start_date=YESTERDAY_START,
-        end_date=YESTERDAY_START + datetime.timedelta(days=1),
+        start_date=PAST_START,
+        end_date=PAST_START + datetime.timedelta(days=1),
     )
     # A queue of its own: parallel runs and other workers on this Redis never take the job.
     queue = f"tanteo-test-{uuid.uuid4().hex}"
