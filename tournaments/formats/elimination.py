@@ -27,6 +27,7 @@ class Section(StrEnum):
     LOSERS = "losers"
     FINAL = "final"
     RESET = "reset"
+    THIRD_PLACE = "third_place"
 
 
 class Outcome(StrEnum):
@@ -116,7 +117,8 @@ class Bracket:
 
     @property
     def finished(self) -> bool:
-        return self.champion is not None
+        """Every match is decided (the third-place match too, when there is one)."""
+        return all(m.decided for m in self.matches.values())
 
     def report(
         self, match_id: str, winner: TeamId, *, outcome: Outcome = Outcome.PLAYED
@@ -127,6 +129,10 @@ class Bracket:
         not one of its teams.
         """
         match = self[match_id]
+        try:
+            outcome = Outcome(outcome)
+        except ValueError:
+            raise FormatError("bad_outcome", f"unknown outcome {outcome!r}") from None
         if outcome is Outcome.BYE:
             raise FormatError("bad_outcome", "a bye is decided by the bracket, not reported")
         if match.decided:
@@ -136,8 +142,17 @@ class Bracket:
         if winner not in match.teams:
             raise FormatError("not_in_match", f"team {winner} does not play match {match_id}")
         changed: list[str] = []
-        self._decide(match, winner, Outcome(outcome), changed)
+        self._decide(match, winner, outcome, changed)
         return changed
+
+    def replay(self, reports: Iterable[tuple[str, TeamId, Outcome | str]]) -> None:
+        """Report stored results again, in the order they were decided.
+
+        The Django side keeps the positions and the reported results; building the
+        bracket from the positions and replaying the results gives back the same state.
+        """
+        for match_id, winner, outcome in reports:
+            self.report(match_id, winner, outcome=outcome)
 
     def _decide(
         self, match: BracketMatch, winner: TeamId | None, outcome: Outcome | None, changed: list
@@ -231,8 +246,10 @@ def seeded_positions(seeds: Iterable[TeamId]) -> list[TeamId | None]:
     return [teams[s - 1] if s <= len(teams) else None for s in seed_order(bracket_size(len(teams)))]
 
 
-def single_elimination(seeds: Iterable[TeamId]) -> Bracket:
+def single_elimination(seeds: Iterable[TeamId], *, third_place: bool = False) -> Bracket:
     """A single-elimination bracket from teams in seed order (best first).
+
+    ``third_place`` adds a match (``P3``) between the losers of the semi-finals.
 
     >>> b = single_elimination(["a", "b", "c"])
     >>> b["W1-1"].outcome, b["W2-1"].teams  # the top seed has a bye
@@ -248,7 +265,7 @@ def single_elimination(seeds: Iterable[TeamId]) -> Bracket:
     ...
     tournaments.formats.base.FormatError: match W1-1 is already decided
     """
-    return bracket_from_positions(seeded_positions(seeds))
+    return bracket_from_positions(seeded_positions(seeds), third_place=third_place)
 
 
 def double_elimination(seeds: Iterable[TeamId], *, reset: bool = True) -> Bracket:
@@ -261,7 +278,11 @@ def double_elimination(seeds: Iterable[TeamId], *, reset: bool = True) -> Bracke
 
 
 def bracket_from_positions(
-    positions: Sequence[TeamId | None], *, double: bool = False, reset: bool = True
+    positions: Sequence[TeamId | None],
+    *,
+    double: bool = False,
+    reset: bool = True,
+    third_place: bool = False,
 ) -> Bracket:
     """Build a bracket from its first-round positions (None for a bye), then play the byes.
 
@@ -287,6 +308,12 @@ def bracket_from_positions(
             if r > 1:
                 matches[f"W{r - 1}-{2 * i - 1}"].winner_to = SlotRef(f"W{r}-{i}", 0)
                 matches[f"W{r - 1}-{2 * i}"].winner_to = SlotRef(f"W{r}-{i}", 1)
+
+    if third_place and not double and rounds >= 2:
+        semis = (f"W{rounds - 1}-1", f"W{rounds - 1}-2")
+        add("P3", Section.THIRD_PLACE, 1, 1, (f"loser {semis[0]}", f"loser {semis[1]}"))
+        for slot, semi in enumerate(semis):
+            matches[semi].loser_to = SlotRef("P3", slot)
 
     if double:
         _add_losers_bracket(matches, size, rounds, add)

@@ -124,6 +124,7 @@ def groups_knockout(
     *,
     double: bool = False,
     reset: bool = True,
+    third_place: bool = False,
 ) -> Bracket:
     """The knockout bracket fed by the top ``advance`` teams of each group.
 
@@ -132,7 +133,10 @@ def groups_knockout(
     [['A1', 'B2'], ['B1', 'A2']]
     """
     return bracket_from_positions(
-        knockout_positions(group_rankings, advance), double=double, reset=reset
+        knockout_positions(group_rankings, advance),
+        double=double,
+        reset=reset,
+        third_place=third_place,
     )
 
 

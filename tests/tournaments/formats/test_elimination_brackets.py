@@ -13,6 +13,7 @@ from tournaments.formats.elimination import (
     bracket_size,
     double_elimination,
     seed_order,
+    seeded_positions,
     single_elimination,
 )
 
@@ -125,6 +126,53 @@ def test_a_decided_match_cannot_be_reported_again():
     with pytest.raises(FormatError):
         bracket.report("W1-2", "c")
     assert bracket["W2-1"].teams == ["a", "b"]
+
+
+def test_an_unknown_outcome_is_refused():
+    bracket = single_elimination(["a", "b"])
+    with pytest.raises(FormatError) as info:
+        bracket.report("W1-1", "a", outcome="abandoned")
+    assert info.value.code == "bad_outcome"
+    assert bracket.champion is None
+
+
+@pytest.mark.parametrize("n", [3, 4, 6, 8, 11])
+def test_third_place_match_between_the_semi_final_losers(n):
+    bracket = single_elimination(range(1, n + 1), third_place=True)
+    _play(bracket, _favourite)
+    assert bracket.champion == 1 and bracket.finished
+    third = bracket["P3"]
+    if n == 3:  # seed 1 had a bye in the semi-final: seed 3 is third without playing
+        assert third.outcome is Outcome.BYE and third.winner == 3
+    else:
+        assert sorted(third.teams) == [3, 4] and third.winner == 3
+
+
+def test_finished_waits_for_the_third_place_match():
+    bracket = single_elimination([1, 2, 3, 4], third_place=True)
+    for mid in ("W1-1", "W1-2", "W2-1"):
+        bracket.report(mid, min(bracket[mid].teams))
+    assert bracket.champion == 1 and not bracket.finished
+    bracket.report("P3", 4)
+    assert bracket.finished
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_replaying_stored_results_rebuilds_the_same_bracket(double):
+    rnd = random.Random(9)
+    positions = seeded_positions(range(1, 12))
+    bracket = bracket_from_positions(positions, double=double)
+    log = []
+    while ready := bracket.ready():
+        match = ready[-1]
+        winner = rnd.choice(match.teams)
+        outcome = rnd.choice([Outcome.PLAYED, Outcome.WALKOVER, "forfeit"])
+        bracket.report(match.id, winner, outcome=outcome)
+        log.append((match.id, winner, outcome))
+    rebuilt = bracket_from_positions(positions, double=double)
+    rebuilt.replay(log)
+    assert rebuilt == bracket
+    assert rebuilt.champion == bracket.champion is not None
 
 
 def test_positions_must_fill_a_power_of_two():
