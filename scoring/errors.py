@@ -103,6 +103,7 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
         RuleSetError,
         "Unknown rule preset '{preset}': use argentine, argentine_flor, trucardo or catalan.",
     ),
+    "missing_preset": (RuleSetError, "The rules object must name its 'preset'."),
     "unknown_option": (RuleSetError, "Unknown rule option '{option}'."),
     "bad_option_value": (
         RuleSetError,

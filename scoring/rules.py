@@ -201,7 +201,7 @@ def _from_mapping(key: str) -> RuleSet:
 
 def _build(spec: Mapping[str, Any]) -> RuleSet:
     if "preset" not in spec:
-        raise error("missing_field", field="rules.preset")
+        raise error("missing_preset")
     base = _preset(spec["preset"])
     changes: dict[str, Any] = {}
     for option, value in spec.items():
