@@ -14,14 +14,17 @@ Each priority is weighted above the largest possible total of all the priorities
 it, so the matching is lexicographic. A complete graph of 1,024 teams takes seconds to
 match, so for large fields the graph first holds only the candidate edges near each team
 (a window of neighbours in the standing and around the slide partner); it widens while
-no perfect pairing without rematch is found in it, up to the complete graph. Up to
-``EXACT_LIMIT`` teams the complete graph is used at once, so the result is the exact
-optimum of the priorities above.
+no perfect pairing without rematch is found in it, up to the complete graph (so a
+rematch still happens only when the complete graph has no way round it). Up to
+``EXACT_LIMIT`` teams the complete graph is used at once and the result is the exact
+optimum of the priorities above (the tests check it against brute force); above it, the
+optimum over the candidate edges, which hold every pairing the priorities favour unless
+rematches push a team far from its place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import rustworkx as rx
@@ -166,9 +169,9 @@ def _match(
     bye_candidates: Sequence[int],
     *,
     needs_bye: bool,
-    pair_weight,
-    bye_weight,
-    allowed,
+    pair_weight: Callable[[int, int], int],
+    bye_weight: Callable[[int], int],
+    allowed: Callable[[int, int], bool],
 ) -> set[tuple[int, int]] | None:
     """A perfect maximum weight matching on the candidate edges, or None if there is none.
 

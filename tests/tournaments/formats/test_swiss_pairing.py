@@ -183,3 +183,23 @@ def test_duplicate_team_is_refused():
     with pytest.raises(FormatError) as info:
         swiss_pairings([SwissTeam(1), SwissTeam(1)])
     assert info.value.code == "duplicate_team"
+
+
+@pytest.mark.parametrize("n", [65, 101, 160])
+def test_candidate_window_reaches_the_complete_graph_optimum(n, monkeypatch):
+    from tournaments.formats import swiss
+
+    tournament = Tournament(n, random.Random(n * 7))
+    for _ in range(10):
+        standing = tournament.standing()
+        ranked = _ranked(standing)
+        windowed = swiss_pairings(standing)
+        monkeypatch.setattr(swiss, "EXACT_LIMIT", n)
+        complete = swiss_pairings(standing)
+        monkeypatch.undo()
+
+        def key(result, ranked=ranked):
+            return _key(ranked, [(p.home, p.away) for p in result.pairings], result.bye)
+
+        assert key(windowed) == key(complete)
+        tournament.play(standing)
