@@ -126,6 +126,13 @@ class Table:
     scheme: PointsScheme
     bye_buchholz: ByeBuchholz
     seed: int | str | None
+    _lots: dict[TeamId, int] | None = field(default=None, repr=False, compare=False)
+
+    def lots(self) -> dict[TeamId, int]:
+        """The drawing of lots for this table, drawn once."""
+        if self._lots is None:
+            self._lots = draw_lots(self.teams, self.seed)
+        return self._lots
 
 
 @dataclass(frozen=True)
@@ -297,7 +304,7 @@ class DrawingOfLots(TieBreak):
     higher_is_better = False
 
     def metric(self, table: Table, tied: Sequence[TeamId]) -> dict[TeamId, Number]:
-        lots = draw_lots(table.teams, table.seed)
+        lots = table.lots()
         return {t: lots[t] for t in tied}
 
 
