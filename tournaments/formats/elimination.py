@@ -121,7 +121,7 @@ class Bracket:
         return all(m.decided for m in self.matches.values())
 
     def report(
-        self, match_id: str, winner: TeamId, *, outcome: Outcome = Outcome.PLAYED
+        self, match_id: str, winner: TeamId, *, outcome: Outcome | str = Outcome.PLAYED
     ) -> list[str]:
         """Record ``winner`` of a ready match; return the ids of every match changed.
 
