@@ -1,0 +1,368 @@
+"""The match: a sequence of hands scored into chicos (or catalan jocs) and a partida.
+
+RULES.md "Scoring a game", "Six and eight players", "Three players, gallo" and
+HAND_RECORD.md "Scoring a match". Each hand is scored by :func:`scoring.record.score_hand`
+with the running score of its chico; this module only decides what the hand record is
+(whose turn to be mano, which kind of hand, who is the gallo), carries the score from hand
+to hand, closes chicos and decides the match.
+
+- Mano rotation: the mano moves one seat along ``seats`` each hand, across chicos too; a
+  void hand or a redeal keeps it (``000``, ``003``).
+- A chico ends the moment a side reaches the target; the next hand starts a new one at 0.
+  The match is won by the first side with a majority of ``best_of`` chicos.
+- Six and eight players with ``pica_pica``: each chico opens with a *redondo* hand and then
+  alternates redondo and pica-pica until a side reaches ``pica_pica_until``; a pica-pica hand
+  is a list of two-player sub-hands whose points go to their sides (``003``).
+- Three players (gallo): with ``gallo: fijo`` the teams are the gallo's side and the pair's
+  side and nothing else changes. With ``gallo: por_turno`` every player is his own side,
+  the dealer (the player before the mano) is the gallo, and what the pair wins is credited
+  to each of its two players (``003``).
+
+>>> result = score_match({
+...     "rules": {"preset": "argentine", "target": 15, "best_of": 1},
+...     "teams": {"A": ["ana"], "B": ["beto"]},
+...     "seats": ["ana", "beto"],
+...     "hands": [{"events": [{"by": "beto", "mazo": True}]}],
+... })
+>>> result["hands"][0]["points"], result["winner"]
+({'A': 2, 'B': 0}, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.errors import EngineError
+from scoring.record import score_hand
+from scoring.rules import RuleSet
+
+__all__ = ["score_match"]
+
+# Side-valued fields of hand events; in a gallo por turno hand they may name either pair
+# member's side (HAND_RECORD.md), so they are rewritten to the pair's side before scoring.
+_SIDE_FIELDS = ("trick", "envido_winner", "flor_winner")
+
+
+class _MatchInputError(EngineError):
+    """A match record that is malformed as a whole (not one hand's events)."""
+
+
+def _fail(code: str, message: str, *, hand: int | None = None, **params: Any) -> EngineError:
+    error = _MatchInputError(code, message.format(**params), event=None, params=params)
+    error.hand = hand
+    return error
+
+
+def _with_hand(error: EngineError, hand: int) -> EngineError:
+    """Tag an error raised while scoring one hand with that hand's index."""
+    error.hand = hand
+    return error
+
+
+def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a whole match record (HAND_RECORD.md, ``python -m scoring match``).
+
+    Returns ``{"hands": [{"points", "score", "status"}, ...], "games": [{"winner",
+    "score"}, ...], "winner": side or None}``; raises :class:`EngineError` with ``hand``
+    set to the index of the offending hand (``None`` when the record as a whole is wrong).
+
+    >>> rec = {"rules": "catalan", "teams": {"A": ["anna"], "B": ["biel"]},
+    ...        "captains": {"A": "anna", "B": "biel"}, "seats": ["anna", "biel"],
+    ...        "hands": [{"events": [{"trick": "A"}, {"trick": "A"}]}]}
+    >>> score_match(rec)["hands"][0]["score"]
+    {'A': 1, 'B': 0}
+    """
+    if not isinstance(record, Mapping):
+        raise _fail("match_invalid", "The match record must be a JSON object.")
+    rules_spec = record.get("rules")
+    rules = RuleSet.from_spec(rules_spec)
+    teams = _teams(record.get("teams"))
+    seats = _seats(record.get("seats"), teams)
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise _fail("match_invalid", "'hands' must be a list of hand records.")
+
+    table = _Table(rules, rules_spec, teams, seats, record.get("captains"))
+    for index, hand in enumerate(hands):
+        if table.winner is not None:
+            raise _fail(
+                "match_over",
+                "The match was already won by {winner}; hand {number} cannot be added.",
+                hand=index,
+                winner=table.winner,
+                number=index + 1,
+            )
+        if not isinstance(hand, Mapping):
+            raise _fail(
+                "hand_invalid", "Hand {number} must be a JSON object.", hand=index, number=index + 1
+            )
+        try:
+            table.play(hand, index)
+        except EngineError as error:
+            raise _with_hand(error, index) from None
+    return {"hands": table.hand_results, "games": table.games, "winner": table.winner}
+
+
+def _teams(value: Any) -> dict[str, list[str]]:
+    if not isinstance(value, Mapping) or len(value) < 2:
+        raise _fail("match_invalid", "'teams' must map each side to the list of its players.")
+    teams: dict[str, list[str]] = {}
+    for side, players in value.items():
+        if (
+            not isinstance(players, list)
+            or not players
+            or not all(isinstance(p, str) and p for p in players)
+        ):
+            raise _fail("match_invalid", "Side {side} must have a list of player names.", side=side)
+        teams[str(side)] = list(players)
+    return teams
+
+
+def _seats(value: Any, teams: Mapping[str, list[str]]) -> list[str]:
+    players = [p for members in teams.values() for p in members]
+    if not isinstance(value, list) or sorted(map(str, value)) != sorted(players):
+        raise _fail(
+            "seats_invalid",
+            "'seats' must list every player of the teams exactly once, counter-clockwise.",
+        )
+    return list(value)
+
+
+class _Table:
+    """The running state of a match between its hands."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        rules_spec: Any,
+        teams: dict[str, list[str]],
+        seats: list[str],
+        captains: Any,
+    ) -> None:
+        self.rules = rules
+        self.rules_spec = rules_spec
+        self.teams = teams
+        self.seats = seats
+        self.captains = captains
+        self.side_of = {p: side for side, members in teams.items() for p in members}
+        self.need = rules.best_of // 2 + 1
+        self.gallo_por_turno = len(seats) == 3 and len(teams) == 3
+        self._check_shape()
+        self.mano = 0
+        self.score = dict.fromkeys(teams, 0)
+        self.wins = dict.fromkeys(teams, 0)
+        self.hands_in_chico = 0
+        self.last_kind = ""
+        self.hand_results: list[dict[str, Any]] = []
+        self.games: list[dict[str, Any]] = []
+        self.winner: str | None = None
+
+    def _check_shape(self) -> None:
+        if len(self.seats) != 3:
+            return
+        # RULES.md "Three players": por turno gives each player his own score, fijo has the
+        # pair share one; a record must say which by the shape of its teams.
+        if self.rules.gallo == "por_turno" and len(self.teams) != 3:
+            raise _fail(
+                "gallo_teams",
+                "With gallo por turno each of the three players is a side of his own.",
+            )
+        if self.rules.gallo == "fijo" and sorted(map(len, self.teams.values())) != [1, 2]:
+            raise _fail(
+                "gallo_teams",
+                "With gallo fijo the teams are the gallo alone and the pair together.",
+            )
+
+    # -- one hand -------------------------------------------------------------------
+    def play(self, hand: Mapping[str, Any], index: int) -> None:
+        order = self.seats[self.mano :] + self.seats[: self.mano]
+        before = dict(self.score)
+        kind = self._expected_kind()
+        if "pica_pica" in hand and hand["pica_pica"] is not None:
+            if kind != "pica_pica":
+                raise _fail(
+                    "redondo_expected",
+                    "Hand {number} is a redondo hand: everyone plays it together.",
+                    hand=index,
+                    number=index + 1,
+                )
+            points, status = self._play_pica_pica(hand["pica_pica"], index)
+        else:
+            if kind == "pica_pica":
+                raise _fail(
+                    "pica_pica_expected",
+                    "Hand {number} is a pica-pica hand: record each pair's sub-hand.",
+                    hand=index,
+                    number=index + 1,
+                )
+            if self.gallo_por_turno:
+                points, status = self._play_gallo_por_turno(hand, order)
+            else:
+                points, status = self._play_redondo(hand, order)
+
+        if status not in ("void", "redeal"):
+            self.mano = (self.mano + 1) % len(self.seats)
+            self.last_kind = kind
+            self.hands_in_chico += 1
+        self.hand_results.append({"points": points, "score": dict(self.score), "status": status})
+        if status == "game_over":
+            self._close_chico(order, before)
+
+    def _expected_kind(self) -> str:
+        if (
+            self.rules.pica_pica
+            and len(self.seats) in (6, 8)
+            and self.hands_in_chico > 0
+            and self.last_kind == "redondo"
+            and max(self.score.values()) < self.rules.pica_pica_until
+        ):
+            return "pica_pica"
+        return "redondo"
+
+    def _hand_record(self, hand: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
+        record: dict[str, Any] = {"rules": self.rules_spec, "cards": hand.get("cards")}
+        if record["cards"] is None:
+            del record["cards"]
+        if self.captains is not None:
+            record["captains"] = self.captains
+        record["events"] = hand.get("events")
+        record.update(fields)
+        return record
+
+    def _play_redondo(self, hand: Mapping[str, Any], order: list[str]) -> tuple[dict, str]:
+        extra = {}
+        if len(self.seats) == 3:
+            gallo = next(p for members in self.teams.values() if len(members) == 1 for p in members)
+            self._check_gallo(hand, gallo)
+            extra["gallo"] = gallo
+        result = score_hand(
+            self._hand_record(hand, teams=self.teams, order=order, score=dict(self.score), **extra)
+        )
+        self.score = dict(result["score"])
+        return dict(result["points"]), result["status"]
+
+    def _check_gallo(self, hand: Mapping[str, Any], gallo: str) -> None:
+        named = hand.get("gallo")
+        if named is not None and named != gallo:
+            raise _fail(
+                "gallo_mismatch",
+                "The gallo of this hand is {gallo}, not {named}.",
+                gallo=gallo,
+                named=named,
+            )
+
+    def _play_gallo_por_turno(self, hand: Mapping[str, Any], order: list[str]) -> tuple[dict, str]:
+        # The dealer, the player before the mano, is the gallo (RULES.md "Three players").
+        gallo = order[-1]
+        self._check_gallo(hand, gallo)
+        gallo_side = self.side_of[gallo]
+        pair = [p for p in order if p != gallo]
+        pair_sides = [self.side_of[p] for p in pair]
+        pair_side = pair_sides[0]
+        events = hand.get("events")
+        if isinstance(events, list):
+            events = [_merge_side(e, pair_sides[1], pair_side) for e in events]
+        # The pair is scored as one side on its leading member's score, so a falta envido
+        # or the end of the chico is judged on the player nearer the target.
+        score = {
+            gallo_side: self.score[gallo_side],
+            pair_side: max(self.score[s] for s in pair_sides),
+        }
+        result = score_hand(
+            self._hand_record(
+                {**hand, "events": events},
+                teams={gallo_side: [gallo], pair_side: pair},
+                order=order,
+                score=score,
+                gallo=gallo,
+            )
+        )
+        won = result["points"]
+        points = {side: 0 for side in self.teams}
+        points[gallo_side] = won[gallo_side]
+        for side in pair_sides:
+            points[side] = won[pair_side]
+        target = self.rules.target
+        self.score = {side: min(target, self.score[side] + points[side]) for side in self.teams}
+        return points, result["status"]
+
+    def _play_pica_pica(self, subhands: Any, index: int) -> tuple[dict, str]:
+        if not isinstance(subhands, list) or not subhands:
+            raise _fail("pica_pica_invalid", "A pica-pica hand is a list of sub-hands.", hand=index)
+        seen: list[str] = []
+        for sub in subhands:
+            pair = sub.get("order") if isinstance(sub, Mapping) else None
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or any(p not in self.side_of for p in pair)
+                or self.side_of[pair[0]] == self.side_of[pair[1]]
+            ):
+                raise _fail(
+                    "pica_pica_invalid",
+                    "Each pica-pica sub-hand names two opponents in 'order', its mano first.",
+                    hand=index,
+                )
+            seen.extend(pair)
+        if sorted(seen) != sorted(self.seats):
+            raise _fail(
+                "pica_pica_invalid",
+                "In a pica-pica hand every player plays exactly one sub-hand.",
+                hand=index,
+            )
+
+        points = dict.fromkeys(self.teams, 0)
+        statuses = []
+        for sub in subhands:
+            first, second = sub["order"]
+            teams = {self.side_of[first]: [first], self.side_of[second]: [second]}
+            result = score_hand(
+                self._hand_record(
+                    sub,
+                    teams=teams,
+                    order=[first, second],
+                    score=dict(self.score),
+                    pica_pica=True,
+                )
+            )
+            for side, won in result["points"].items():
+                points[side] += won
+            self.score = dict(result["score"])
+            statuses.append(result["status"])
+            if result["status"] == "game_over":
+                # The chico is over: the other pairs' sub-hands are played out at the
+                # table but no longer counted (RULES.md "Scoring a game").
+                return points, "game_over"
+        if all(s == "void" for s in statuses):
+            return points, "void"
+        return points, "complete"
+
+    # -- chicos and the match ---------------------------------------------------------
+    def _close_chico(self, order: list[str], before: Mapping[str, int]) -> None:
+        target = self.rules.target
+        reached = [side for side in self.teams if self.score[side] >= target]
+        if len(reached) > 1:
+            # Gallo por turno, the pair reaching the target together: the one who was ahead
+            # before the hand, then the one first in the hand's order (RULES.md).
+            position = {self.side_of[p]: i for i, p in enumerate(order)}
+            reached.sort(key=lambda s: (-before[s], position[s]))
+        winner = reached[0]
+        self.games.append({"winner": winner, "score": dict(self.score)})
+        self.wins[winner] += 1
+        if self.wins[winner] >= self.need:
+            self.winner = winner
+        self.score = dict.fromkeys(self.teams, 0)
+        self.hands_in_chico = 0
+        self.last_kind = ""
+
+
+def _merge_side(event: Any, alias: str, side: str) -> Any:
+    """Rewrite one pair member's side to the pair's side in a side-valued event field."""
+    if not isinstance(event, Mapping):
+        return event
+    changed = {k: side for k in _SIDE_FIELDS if event.get(k) == alias}
+    penalty = event.get("penalty")
+    if isinstance(penalty, Mapping) and penalty.get("to") == alias:
+        changed["penalty"] = {**penalty, "to": side}
+    return {**event, **changed} if changed else event
