@@ -86,12 +86,15 @@ def random_hand(
     record = random_record(rng, rules, players=players, detailed=detailed, known_cards=known_cards)
     state = hand_from_record(record)
     events = record["events"]
+    referee = 2 if interventions else 0  # at most two interventions: the hand must go on
     for _ in range(MAX_EVENTS):
         actions = [a for a in legal_actions(state) if _fits(a, detailed)]
         if not actions:
             break
-        if interventions:
+        if referee:
             roll = rng.random()
+            if roll < 0.015:
+                referee -= 1
             if roll < 0.01:
                 actions = [Penalty(rng.choice(state.sides), rng.randint(1, 4), "pido flor")]
             elif roll < 0.015 and state.decided is None:
