@@ -200,6 +200,7 @@ _KINDS = (
     "penalty",
     "void",
 )
+_KIND_SET = frozenset(_KINDS)
 _BY_KINDS = frozenset(("call", "answer", "play", "mazo", "mestre"))
 
 
@@ -209,9 +210,10 @@ def action_from_event(event: Any, deck: frozenset[Card] = CATALAN_48, *, index: 
     def bad(detail: str) -> EngineError:
         return error("bad_event", event=index, number=index + 1, detail=detail)
 
-    if not isinstance(event, Mapping):
+    # type() first: isinstance against the Mapping ABC is slow on the hot path.
+    if type(event) is not dict and not isinstance(event, Mapping):
         raise bad("an event must be a JSON object")
-    kinds = [k for k in _KINDS if k in event]
+    kinds = [k for k in event if k in _KIND_SET]
     if len(kinds) != 1:
         raise bad("it must hold exactly one action" if kinds else "it holds no known action")
     kind = kinds[0]

@@ -146,10 +146,6 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
         IllegalActionError,
         "The {what} call of side {side} must be answered first.",
     ),
-    "settle_first": (
-        IllegalActionError,
-        "The flor must be settled before play goes on.",
-    ),
     "mestre_first": (
         IllegalActionError,
         "Side {side} is mestre: its cap de colla must first decide to play or pass.",
@@ -221,7 +217,6 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     ),
     "not_mestre": (IllegalActionError, "The rule of 11 does not apply in this hand."),
     "mestre_decided": (IllegalActionError, "The mestre has already decided."),
-    "bad_penalty": (IllegalActionError, "The penalty is invalid: {detail}."),
     "void_after_decided": (
         IllegalActionError,
         "A decided hand cannot be voided; record a penalty instead.",

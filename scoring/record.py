@@ -29,7 +29,7 @@ _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
 
 def hand_from_record(record: Mapping[str, Any]) -> HandState:
     """Validate everything in ``record`` but its events and build the initial state."""
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise error("bad_record")
     for name in ("rules", "teams", "order", "score", "events"):
         if name not in record:
@@ -111,7 +111,7 @@ def _side_of(teams: Mapping[str, list[str]], player: str) -> str:
 
 
 def _teams(value: Any, rules: RuleSet) -> dict[str, list[str]]:
-    if not isinstance(value, Mapping) or len(value) != 2:
+    if (type(value) is not dict and not isinstance(value, Mapping)) or len(value) != 2:
         raise error("bad_teams", detail="there must be exactly two sides")
     teams: dict[str, list[str]] = {}
     seen: set[str] = set()
@@ -151,7 +151,7 @@ def _order(value: Any, players: list[str]) -> list[str]:
 
 
 def _score(value: Any, teams: Mapping[str, list[str]], rules: RuleSet) -> dict[str, int]:
-    if not isinstance(value, Mapping) or set(value) != set(teams):
+    if (type(value) is not dict and not isinstance(value, Mapping)) or set(value) != set(teams):
         raise error("bad_score", detail="it must give the points of both sides")
     score = {}
     for side in teams:

@@ -1,0 +1,34 @@
+"""The engine's documentation stays true: every error code and every RULES.md heading."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scoring.errors import CATALOGUE
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT.parent / "shared" / "RULES.md"
+
+
+def test_every_error_code_is_documented():
+    documented = set(
+        re.findall(
+            r"^\| `([a-z_]+)` \|",
+            (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8"),
+            flags=re.M,
+        )
+    )
+    assert set(CATALOGUE) <= documented, set(CATALOGUE) - documented
+
+
+def test_every_rules_heading_has_a_home_in_the_index():
+    if not RULES.is_file():
+        pytest.skip(f"{RULES} is absent (a plain clone of the project)")
+    index = (ROOT / "scoring" / "README.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", RULES.read_text(encoding="utf-8"), flags=re.M)
+    for heading in headings:
+        short = heading.split(" (")[0].split(":")[0]
+        assert f"| {short}" in index, heading
