@@ -109,9 +109,21 @@ def _load(path: str, stdin: IO[bytes] | None) -> Any:
         raise error("bad_json", detail=str(exc)) from None
 
 
+class _Utf8Stdout:
+    """Text to the real stdout as UTF-8 whatever the locale (player names are not always
+    ASCII); unlike a TextIOWrapper it never closes stdout when it goes away."""
+
+    def write(self, text: str) -> int:
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:
+            return sys.stdout.write(text)
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+        return len(text)
+
+
 def _stdout() -> IO[str]:
-    # UTF-8 whatever the locale: player names are not always ASCII.
-    return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", write_through=True)
+    return _Utf8Stdout()  # type: ignore[return-value]
 
 
 def _emit(out: IO[str], value: Any) -> None:

@@ -48,3 +48,38 @@ def test_the_examples_are_there_or_the_suite_says_so():
     if not EXAMPLES.is_dir():
         pytest.skip(f"{EXAMPLES} is absent (a plain clone of the project)")
     assert len(_hand_examples()) >= 11
+
+
+def test_the_hand_record_md_example():
+    # The input and output shown in HAND_RECORD.md itself.
+    record = {
+        "rules": "argentine",
+        "teams": {"A": ["ana", "beto"], "B": ["carla", "dani"]},
+        "order": ["ana", "carla", "beto", "dani"],
+        "score": {"A": 12, "B": 27},
+        "cards": {"ana": ["1E", "7O", "4C"]},
+        "events": [
+            {"by": "carla", "call": "envido"},
+            {"by": "beto", "call": "real_envido"},
+            {"by": "dani", "answer": "quiero"},
+            {"envido": {"ana": 7, "carla": 31}},
+            {"trick": "B"},
+            {"by": "ana", "call": "truco"},
+            {"by": "carla", "answer": "no_quiero"},
+        ],
+    }
+    assert score_hand(record) == {
+        "points": {"A": 0, "B": 5},
+        "score": {"A": 12, "B": 30},
+        "items": [
+            {
+                "kind": "envido",
+                "side": "B",
+                "points": 5,
+                "calls": ["envido", "real_envido"],
+                "accepted": True,
+            }
+        ],
+        "status": "game_over",
+        "winner": "B",
+    }
