@@ -108,7 +108,8 @@ def check_call(state: HandState, by: str, call: str) -> None:
 def do_call(state: HandState, by: str, call: str) -> None:
     if not state.flores:
         state.flor_start = state.step
-    if by not in state.flores:
+    raising = state.flor_pending  # a contraflor al resto over a contraflor: no new flor
+    if by not in state.flores and not raising:
         state.flores.append(by)  # a contraflor sings the caller's own flor
     state.flor_calls.append(call)
     # A sung flor cancels any envido of the hand, called or not (003, 004).

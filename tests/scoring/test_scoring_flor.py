@@ -264,3 +264,17 @@ def test_the_flor_cards_and_declared_value_must_agree(illegal):
     events = [call("ana", "flor"), call("beto", "flor"), {"flor": {"ana": 30, "beto": 33}}]
     err = illegal(events, cards=cards, **FLOR)
     assert (err.code, err.params["actual"]) == ("value_contradicts_cards", 38)
+
+
+def test_raising_over_a_contraflor_sings_no_new_flor(hand):
+    # alba (no flor) raises for her side over beto's contraflor: two flores, not three.
+    events = [
+        call("ana", "flor"),
+        call("beto", "contraflor"),
+        call("alba", "contraflor_al_resto"),
+        answer("bruno", "quiero"),
+        {"flor_winner": "A"},
+        *tricks("B", "B"),
+    ]
+    result = hand(events, players=4, score=(10, 20), cards={"alba": ["4C", "5O", "6B"]}, **FLOR)
+    assert flor_item(result) == ("A", 30 - 20 + 3 * 2)

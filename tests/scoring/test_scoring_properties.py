@@ -32,7 +32,7 @@ from scoring.actions import (
 )
 from scoring.cards import CATALAN_48
 from scoring.cli import main
-from scoring.errors import EngineError
+from scoring.errors import CATALOGUE, EngineError
 from scoring.hand import apply, is_finished, legal_actions, result
 from scoring.record import hand_from_record, score_hand
 from scoring.simulate import PLAYER_COUNTS, random_hand
@@ -180,7 +180,8 @@ def test_random_bytes_exit_2_with_the_error_object(data):
         assert "points" in out
         return
     assert code == 2 and set(out) == {"error"}
-    assert isinstance(out["error"]["code"], str) and isinstance(out["error"]["message"], str)
+    assert isinstance(out["error"]["message"], str)
+    assert out["error"]["code"] in CATALOGUE  # a known refusal, never an internal error
 
 
 JSON_VALUES = st.recursive(
@@ -204,6 +205,7 @@ def test_mangled_records_never_crash(table, data):
     assert code in (0, 2)
     if code == 2:
         assert set(out) == {"error"} and set(out["error"]) >= {"code", "message", "event"}
+        assert out["error"]["code"] in CATALOGUE, out
     else:
         assert set(out) == {"points", "score", "items", "status", "winner"}
 
