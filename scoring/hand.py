@@ -277,6 +277,17 @@ def apply(state: HandState, action: Action) -> HandState:
 
     Raises :class:`~scoring.errors.EngineError` (``event`` = the state's event index) when
     the action is not legal now.
+
+    >>> from scoring.record import hand_from_record
+    >>> start = hand_from_record({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...     "order": ["ana", "beto"], "score": {"A": 0, "B": 0}, "events": []})
+    >>> after = apply(start, Trick("A"))
+    >>> start.tricks, after.tricks
+    ([], ['A'])
+    >>> apply(after, Answer("beto", "quiero"))
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IllegalActionError: There is no call waiting for an answer.
     """
     try:
         perform = _route(state, action)
@@ -403,6 +414,17 @@ def legal_actions(state: HandState) -> list[Action]:
     Referee interventions that are always possible with free values (``penalty``, and
     ``void`` before the hand is decided) are not listed, nor declared-points settlements
     unless the cards fix them; winner settlements (``envido_winner``, ``flor_winner``) are.
+
+    >>> from scoring.record import hand_from_record
+    >>> state = hand_from_record({"rules": "catalan",
+    ...     "teams": {"A": ["anna", "arnau"], "B": ["biel", "berta"]},
+    ...     "captains": {"A": "anna", "B": "biel"}, "order": ["anna", "biel", "arnau", "berta"],
+    ...     "score": {"A": 3, "B": 11}, "events": []})
+    >>> legal_actions(state)
+    [MestreDecision(by='biel', decision='play'), MestreDecision(by='biel', decision='pass')]
+    >>> state = apply(apply(state, MestreDecision("biel", "pass")), Penalty("A", 1, "signs"))
+    >>> legal_actions(state), result(state)["score"]
+    ([], {'A': 5, 'B': 11})
     """
     candidates: list[Action] = []
     if state.decided is None:

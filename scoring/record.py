@@ -28,7 +28,13 @@ _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
 
 
 def hand_from_record(record: Mapping[str, Any]) -> HandState:
-    """Validate everything in ``record`` but its events and build the initial state."""
+    """Validate everything in ``record`` but its events and build the initial state.
+
+    >>> state = hand_from_record({"rules": "catalan", "teams": {"A": ["anna"], "B": ["biel"]},
+    ...     "order": ["biel", "anna"], "score": {"A": 11, "B": 4}, "events": []})
+    >>> state.mestre, state.to_play()
+    ('A', 'biel')
+    """
     if type(record) is not dict and not isinstance(record, Mapping):
         raise error("bad_record")
     for name in ("rules", "teams", "order", "score", "events"):
