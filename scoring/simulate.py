@@ -16,7 +16,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scoring.actions import Action, Mazo, Penalty, Play, Trick, Void
+from scoring.actions import (
+    Action,
+    EnvidoPoints,
+    EnvidoWinner,
+    FlorPoints,
+    FlorWinner,
+    Mazo,
+    Penalty,
+    Play,
+    Trick,
+    Void,
+)
+from scoring.cards import envido_points, flor_points
 from scoring.hand import apply, legal_actions
 from scoring.record import hand_from_record
 from scoring.rules import RuleSet
@@ -101,9 +113,27 @@ def random_hand(
                 actions = [Void("card shown")]
         weights = [0.2 if isinstance(a, Mazo) else 1.0 for a in actions]
         action = rng.choices(actions, weights)[0]
+        if isinstance(action, EnvidoWinner | FlorWinner) and rng.random() < 0.5:
+            action = _declared_points(rng, state, isinstance(action, EnvidoWinner))
         state = apply(state, action)
         events.append(action.to_event())
     return record, state
+
+
+def _declared_points(rng: random.Random, state: HandState, is_envido: bool) -> Action:
+    """Settle by declared points instead: true values for known hands, random ones else."""
+    players = list(state.order) if is_envido else list(dict.fromkeys(state.flores))
+    chosen = rng.sample(players, rng.randint(1, len(players)))
+    low, high = (0, 33) if is_envido else (20, 38)
+    points = []
+    for player in chosen:
+        cards = state.cards.get(player)
+        if cards is not None:
+            value = envido_points(cards) if is_envido else flor_points(cards)
+        else:
+            value = rng.randint(low, high)
+        points.append((player, value))
+    return EnvidoPoints(tuple(points)) if is_envido else FlorPoints(tuple(points))
 
 
 def _fits(action: Action, detailed: bool) -> bool:
