@@ -238,3 +238,53 @@ def test_a_side_may_not_fold_while_its_own_call_awaits_an_answer(illegal):
     for events in ([call("ana", "truco"), mazo("ana")], [call("ana", "envido"), mazo("ana")]):
         err = illegal(events)
         assert (err.code, err.event) == ("mazo_own_call", 1)
+
+
+# -- seed 000's worked situations, card by card (no cards recorded: any unseen card) ------
+def play(by, card):
+    return {"by": by, "play": card}
+
+
+def test_seed_000_situation_2(hand):
+    # A1 ana, B1 beto, A2 alba, B2 bruno. B2 calls truco before playing his card; A1, who
+    # has played, answers retruco; B2 accepts and plays, completing the first trick.
+    events = [
+        play("ana", "4C"), play("beto", "5C"), play("alba", "6C"),
+        call("bruno", "truco"), call("ana", "retruco"), answer("bruno", "quiero"),
+        play("bruno", "7C"),
+        # bruno's 7C (a false 7) beats 6C, 5C, 4C: B leads with bruno and takes trick 2.
+        play("bruno", "1E"), play("ana", "4O"), play("beto", "4B"), play("alba", "4E"),
+    ]  # fmt: skip
+    result = hand(events, players=4)
+    assert result["points"] == {"A": 0, "B": 3}
+
+
+def test_seed_000_three_a_side(hand):
+    # A1 ana, B1 beto, A2 alba, B2 bruno, A3 aina, B3 bru. A2 plays then calls truco; B3
+    # (not yet played) retruco; A3 vale cuatro; B2 quiero; play resumes with B2.
+    events = [
+        play("ana", "4C"), play("beto", "5C"), play("alba", "6C"),
+        call("alba", "truco"), call("bru", "retruco"), call("aina", "vale_cuatro"),
+        answer("bruno", "quiero"),
+        play("bruno", "4E"), play("aina", "1E"), play("bru", "4B"),
+        play("aina", "1B"), play("bru", "5E"), play("ana", "6E"), play("beto", "6B"),
+        play("alba", "6O"), play("bruno", "5B"),
+    ]  # fmt: skip
+    assert hand(events, players=6)["points"] == {"A": 4, "B": 0}
+
+
+def test_seed_000_situation_1_extended(hand, illegal):
+    # B1 calls truco before playing, A2 accepts; A wins the first trick with A1's card and
+    # A1 leads again; A2 raises to retruco after playing in the second trick; B2 accepts.
+    events = [
+        play("ana", "1E"), call("beto", "truco"), answer("alba", "quiero"),
+        play("beto", "4E"), play("alba", "4B"), play("bruno", "5C"),
+        play("ana", "4O"), play("beto", "7E"), play("alba", "5O"),
+        call("alba", "retruco"), answer("bruno", "quiero"), play("bruno", "6C"),
+        play("beto", "5E"), play("alba", "1B"), play("bruno", "6O"), play("ana", "6B"),
+    ]  # fmt: skip
+    result = hand(events, players=4)
+    assert result["points"] == {"A": 3, "B": 0}
+    # alba may not raise in trick 2 before her turn (beto is to play, ana just played).
+    err = illegal([*events[:7], call("alba", "retruco")], players=4)
+    assert (err.code, err.event) == ("call_not_in_turn", 7)
