@@ -288,3 +288,20 @@ def test_seed_000_situation_1_extended(hand, illegal):
     # alba may not raise in trick 2 before her turn (beto is to play, ana just played).
     err = illegal([*events[:7], call("alba", "retruco")], players=4)
     assert (err.code, err.event) == ("call_not_in_turn", 7)
+
+
+def test_seed_001_console_game_round_1(hand):
+    # Eliana (ana, mano): 7E 10O 5E; Ivan (beto): 3O 11B 11E. Real envido refused (1);
+    # Ivan wins the first trick, calls truco, Eliana retruco, Ivan vale cuatro, accepted;
+    # 7E takes the second trick, 3O the third: Ivan 4 (001: "va ganando Ivan. Por 4 a 1").
+    events = [
+        call("ana", "real_envido"), answer("beto", "no_quiero"),
+        play("ana", "5E"), play("beto", "11B"),
+        call("beto", "truco"), call("ana", "retruco"), call("beto", "vale_cuatro"),
+        answer("ana", "quiero"),
+        play("beto", "11E"), play("ana", "7E"), play("ana", "10O"), play("beto", "3O"),
+    ]  # fmt: skip
+    cards = {"ana": ["7E", "10O", "5E"], "beto": ["3O", "11B", "11E"]}
+    result = hand(events, cards=cards)
+    assert result["points"] == {"A": 1, "B": 4}
+    assert [i["kind"] for i in result["items"]] == ["envido", "truco"]
