@@ -41,23 +41,23 @@ def main(
     try:
         value = _run(argv, stdin)
     except EngineError as exc:
-        payload: dict[str, Any] = exc.to_dict()
-        if hasattr(exc, "hand"):
-            payload["hand"] = exc.hand
-        _emit(out, {"error": payload})
-        return 2
+        failure: EngineError = exc
     except RecursionError:
-        _emit(out, {"error": error("bad_json", detail="it is nested too deeply").to_dict()})
-        return 2
+        failure = error("bad_json", detail="it is nested too deeply")
     except Exception as exc:  # the contract: an error object on stdout, never a traceback
-        payload = {"code": "internal_error", "message": f"Unexpected input: {exc}.", "event": None}
-        _emit(out, {"error": payload})
-        return 2
-    if isinstance(value, int):
-        out.write(f"{value}\n")
+        failure = EngineError("internal_error", f"Unexpected input: {exc}.")
     else:
-        _emit(out, value)
-    return 0
+        if isinstance(value, int):
+            out.write(f"{value}\n")
+        else:
+            _emit(out, value)
+        return 0
+    payload: dict[str, Any] = failure.to_dict()
+    if argv[:1] == ["match"]:
+        # The match command always says which hand is at fault (null: the whole record).
+        payload["hand"] = getattr(failure, "hand", None)
+    _emit(out, {"error": payload})
+    return 2
 
 
 def _run(argv: list[str], stdin: IO[bytes] | None) -> Any:

@@ -120,3 +120,26 @@ def test_non_ascii_names_survive_the_round_trip():
     proc = _cli("hand", "-", data=json.dumps(record, ensure_ascii=False).encode("utf-8"))
     assert proc.returncode == 0
     assert json.loads(proc.stdout.decode("utf-8"))["items"][0]["reason"] == "senyes"
+
+
+def test_match_errors_name_the_hand():
+    match = {
+        "rules": "argentine",
+        "teams": {"A": ["ana"], "B": ["beto"]},
+        "seats": ["ana", "beto"],
+        "hands": [
+            {"events": [{"trick": "A"}, {"trick": "A"}]},
+            {"events": [{"by": "beto", "call": "truco"}, {"by": "beto", "answer": "quiero"}]},
+        ],
+    }
+    status, out = run_json(["match", "-"], json.dumps(match).encode())
+    assert status == 2
+    assert (out["error"]["code"], out["error"]["event"], out["error"]["hand"]) == (
+        "not_answering_side",
+        1,
+        1,
+    )
+    status, out = run_json(["match", "-"], json.dumps({**match, "rules": "x"}).encode())
+    assert (status, out["error"]["code"], out["error"]["hand"]) == (2, "unknown_preset", None)
+    status, out = run_json(["match", "-"], b"{")
+    assert (status, out["error"]["code"], out["error"]["hand"]) == (2, "bad_json", None)
