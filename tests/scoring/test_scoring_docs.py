@@ -32,3 +32,20 @@ def test_every_rules_heading_has_a_home_in_the_index():
     for heading in headings:
         short = heading.split(" (")[0].split(":")[0]
         assert f"| {short}" in index, heading
+
+
+def test_every_function_the_index_names_exists():
+    import importlib
+
+    index = (ROOT / "scoring" / "README.md").read_text(encoding="utf-8")
+    modules = {p.stem for p in (ROOT / "scoring").glob("*.py")}
+    named = re.findall(r"`([a-z_]+)\.([A-Za-z_][\w.]*)`", index)
+    checked = 0
+    for module, path in named:
+        if module not in modules or path == "py":
+            continue
+        target = importlib.import_module(f"scoring.{module}")
+        for part in path.split("."):
+            target = getattr(target, part)
+        checked += 1
+    assert checked >= 30
