@@ -1,8 +1,24 @@
-"""Championship records. Writes go through ``services``, reads through ``selectors``."""
+"""Championship records. Writes go through ``services``, reads through ``selectors``.
 
+The hand records (``Hand.record``) are the source of truth of every result: a match's
+games, scores, status and winner are derived from them by ``scoring.match.score_match``
+(see ``tournaments.records``) and never typed in. Walkovers and forfeits are the only
+results without hands, recorded by ``services.match_walkover``.
+"""
+
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+
+
+def default_rules() -> dict:
+    return {"preset": "argentine"}
+
+
+def default_tiebreaks() -> list[str]:
+    # tournaments.tiebreaks.DEFAULT_CHAIN, copied so a migration never imports it.
+    return ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"]
 
 
 class Championship(models.Model):
@@ -23,6 +39,29 @@ class Championship(models.Model):
     end_date = models.DateField(_("end date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    rules = models.JSONField(
+        _("rule set"),
+        default=default_rules,
+        help_text=_("A preset and its options, as in the hand records: checked by the engine."),
+    )
+    team_size = models.PositiveSmallIntegerField(
+        _("players per team"),
+        default=2,
+        choices=[(1, "1"), (2, "2"), (3, "3"), (4, "4")],
+    )
+    tiebreaks = models.JSONField(_("tie-breaks"), default=default_tiebreaks)
+    seed = models.CharField(
+        _("seed of the drawing of lots"),
+        max_length=100,
+        blank=True,
+        help_text=_("Empty: the short name is used."),
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organisers"),
+        related_name="organised_championships",
+        blank=True,
+    )
 
     class Meta:
         verbose_name = _("championship")
@@ -38,3 +77,397 @@ class Championship(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def lots_seed(self) -> str:
+        """What seeds the drawing of lots and the round-robin shuffle: reproducible."""
+        return self.seed or self.slug
+
+    @property
+    def is_catalan(self) -> bool:
+        preset = self.rules if isinstance(self.rules, str) else self.rules.get("preset")
+        return preset == "catalan"
+
+
+class Player(models.Model):
+    """A person who plays; ``p<id>`` names him inside hand records (stable, unique)."""
+
+    name = models.CharField(_("name"), max_length=200)
+    club = models.CharField(_("club or city"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def record_key(self) -> str:
+        return f"p{self.pk}"
+
+
+class Team(models.Model):
+    """A pair, a trio, a Catalan *colla*... or a single player, in one championship."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="teams", verbose_name=_("championship")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    club = models.CharField(_("club or city"), max_length=200, blank=True)
+    players = models.ManyToManyField(
+        Player, through="Membership", related_name="teams", verbose_name=_("players")
+    )
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["championship", F("seed").asc(nulls_last=True), "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "name"],
+                name="team_name_unique_in_championship",
+                violation_error_message=_("This championship already has a team of that name."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A player in a team, in seating order; ``is_captain`` marks the cap de colla."""
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("team")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    is_captain = models.BooleanField(_("cap de colla"), default=False)
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["team", "order", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "player"], name="membership_unique"),
+            models.UniqueConstraint(
+                fields=["team"], condition=Q(is_captain=True), name="one_captain_per_team"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.team})"
+
+
+class Stage(models.Model):
+    """One phase of a championship, played in one format."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        GROUPS_KNOCKOUT = "groups_knockout", _("Groups then knockout")
+
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="stages",
+        verbose_name=_("championship"),
+    )
+    name = models.CharField(_("name"), max_length=200)
+    order = models.PositiveSmallIntegerField(_("order"), default=1)
+    format = models.CharField(_("format"), max_length=30, choices=Format.choices)
+    # Format options (see docs/tournaments.md) and, once generated, the bracket positions
+    # and group schedules the formats returned.
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    teams = models.ManyToManyField(Team, related_name="stages", verbose_name=_("teams"))
+
+    class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        ordering = ["championship", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "order"], name="stage_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_bracket(self) -> bool:
+        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
+
+
+class Group(models.Model):
+    """A group of a groups-then-knockout stage (A, B, ...)."""
+
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="groups", verbose_name=_("stage")
+    )
+    name = models.CharField(_("name"), max_length=20)
+    teams = models.ManyToManyField(Team, related_name="stage_groups", verbose_name=_("teams"))
+
+    class Meta:
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+        ordering = ["stage", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "name"], name="group_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Group %(name)s") % {"name": self.name}
+
+
+class Round(models.Model):
+    """A round of a stage: a Swiss or round-robin round, or a round of a bracket."""
+
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("stage")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    # Bracket rounds: "W1", "L2", "GF"...; empty for Swiss and round-robin rounds.
+    label = models.CharField(_("label"), max_length=20, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["stage", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.label or self.number}
+
+
+class Match(models.Model):
+    """A *partida* between two teams, or a bye (``team_b`` empty)."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        WALKOVER = "walkover", _("Walkover")
+
+    class Outcome(models.TextChoices):
+        PLAYED = "played", _("Played")
+        WALKOVER = "walkover", _("Walkover")
+        FORFEIT = "forfeit", _("Forfeit")
+        BYE = "bye", _("Bye")
+
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="matches", verbose_name=_("stage")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")
+    )
+    group = models.ForeignKey(
+        Group,
+        on_delete=models.CASCADE,
+        related_name="matches",
+        null=True,
+        blank=True,
+        verbose_name=_("group"),
+    )
+    # The bracket match this is ("W1-1", "L2-3", "GF"...), empty outside brackets.
+    bracket_id = models.CharField(_("bracket match"), max_length=20, blank=True)
+    team_a = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("team A")
+    )
+    team_b = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("team B"),
+    )
+    table = models.CharField(_("table"), max_length=50, blank=True)
+    scheduled_at = models.DateTimeField(_("time"), null=True, blank=True)
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="refereed_matches",
+        verbose_name=_("referee"),
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED
+    )
+    outcome = models.CharField(_("outcome"), max_length=20, choices=Outcome.choices, blank=True)
+    best_of = models.PositiveSmallIntegerField(
+        _("best of"), choices=[(1, "1"), (3, "3")], default=3
+    )
+    # Player record keys (p<id>) counter-clockwise, the first hand's mano first.
+    seats = models.JSONField(_("seats"), default=list, blank=True)
+    winner = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("winner"),
+    )
+    # Derived from the hands (or the walkover): never typed in.
+    chicos_a = models.PositiveSmallIntegerField(_("chicos A"), default=0)
+    chicos_b = models.PositiveSmallIntegerField(_("chicos B"), default=0)
+    tantos_a = models.PositiveIntegerField(_("tantos A"), default=0)
+    tantos_b = models.PositiveIntegerField(_("tantos B"), default=0)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["stage", "round__number", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(team_a=F("team_b")),
+                name="match_teams_differ",
+                violation_error_message=_("A team cannot play itself."),
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["stage", "status"], name="match_stage_status"),
+            models.Index(fields=["stage", "bracket_id"], name="match_stage_bracket"),
+        ]
+
+    def __str__(self) -> str:
+        if self.team_b_id is None:
+            return _("%(team)s (bye)") % {"team": self.team_a}
+        return f"{self.team_a} – {self.team_b}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.team_b_id is None
+
+    @property
+    def is_decided(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.WALKOVER)
+
+
+class Game(models.Model):
+    """A chico (argentine) or joc (catalan) of a match, derived from its hands."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
+    score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
+    winner = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("winner"),
+    )
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Game %(number)s") % {"number": self.number}
+
+
+class Hand(models.Model):
+    """One hand as the referee recorded it: its entry of the match record (HAND_RECORD.md).
+
+    ``record`` holds ``cards``/``events`` (and ``gallo`` or ``pica_pica``); the match
+    context (rules, teams, order, score) is rebuilt from the match. The other fields are
+    derived by the engine.
+    """
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="hands", verbose_name=_("match")
+    )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        related_name="hands",
+        null=True,
+        blank=True,
+        verbose_name=_("game"),
+    )
+    number = models.PositiveIntegerField(_("number"))
+    record = models.JSONField(_("hand record"))
+    # Mano first, as the engine dealt it, and the game's score before the hand.
+    order = models.JSONField(_("order"), default=list)
+    score_before_a = models.PositiveSmallIntegerField(_("score before A"), default=0)
+    score_before_b = models.PositiveSmallIntegerField(_("score before B"), default=0)
+    points_a = models.PositiveSmallIntegerField(_("points A"), default=0)
+    points_b = models.PositiveSmallIntegerField(_("points B"), default=0)
+    score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
+    score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
+    status = models.CharField(_("status"), max_length=20)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    corrected_at = models.DateTimeField(_("corrected at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="hand_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Hand %(number)s") % {"number": self.number}
+
+
+class StandingsSnapshot(models.Model):
+    """Standings of a stage (or one of its groups) as last computed, for fast pages."""
+
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("stage")
+    )
+    group = models.ForeignKey(
+        Group,
+        on_delete=models.CASCADE,
+        related_name="snapshots",
+        null=True,
+        blank=True,
+        verbose_name=_("group"),
+    )
+    rows = models.JSONField(_("rows"), default=list)
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage"], condition=Q(group__isnull=True), name="snapshot_stage_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "group"],
+                condition=Q(group__isnull=False),
+                name="snapshot_group_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.group or self.stage)

@@ -1,0 +1,71 @@
+"""factory_boy factories of the championships domain."""
+
+import datetime
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as UserGroup
+
+from tournaments.models import Championship, Membership, Player, Team
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+
+
+class RefereeFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"referee{n}")
+
+    @factory.post_generation
+    def referee_group(self, create, extracted, **kwargs):
+        if create:
+            group, _ = UserGroup.objects.get_or_create(name="referees")
+            self.groups.add(group)
+
+
+class ChampionshipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Championship
+
+    name = factory.Sequence(lambda n: f"Campeonato {n}")
+    slug = factory.Sequence(lambda n: f"campeonato-{n}")
+    status = Championship.Status.RUNNING
+    start_date = datetime.date(2026, 5, 9)
+    rules = factory.LazyFunction(lambda: {"preset": "argentine"})
+    team_size = 2
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Jugador {n}")
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    """A complete team: as many players as its championship's team size."""
+
+    class Meta:
+        model = Team
+        skip_postgeneration_save = True
+
+    championship = factory.SubFactory(ChampionshipFactory)
+    name = factory.Sequence(lambda n: f"Equipo {n}")
+    seed = factory.Sequence(lambda n: n + 1)
+
+    @factory.post_generation
+    def members(self, create, extracted, **kwargs):
+        if not create:
+            return
+        for order in range(1, self.championship.team_size + 1):
+            Membership.objects.create(
+                team=self,
+                player=PlayerFactory(),
+                order=order,
+                is_captain=order == 1 and self.championship.is_catalan,
+            )

@@ -1,0 +1,136 @@
+"""From a ``Match`` and its ``Hand`` rows to the engine's match record, and back.
+
+Naming inside records (documented in docs/tournaments.md):
+
+- sides are ``"A"`` (``match.team_a``) and ``"B"`` (``match.team_b``);
+- a player is ``"p<id>"`` (``Player.record_key``): stable even when a name is corrected,
+  unique within any match;
+- ``seats`` is stored on the match when play starts (``services.match_start``); by default
+  the members of A and B alternate in membership order (a1, b1, a2, b2...), the first
+  hand's mano first;
+- ``captains`` (catalan) come from the memberships marked cap de colla.
+
+Each ``Hand.record`` holds only its entry of the match record (``cards``, ``events`` and,
+where they apply, ``gallo`` or ``pica_pica``); everything else comes from the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.match import score_match
+from tournaments.models import Championship, Match, Team
+
+SIDES = ("A", "B")
+HAND_KEYS = ("cards", "events", "gallo", "pica_pica")
+
+
+def rules_spec(championship: Championship, *, best_of: int | None = None) -> dict[str, Any]:
+    """The championship's rule set as a spec object, with the match's ``best_of``."""
+    rules = championship.rules
+    spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
+    if best_of is not None:
+        spec["best_of"] = best_of
+    return spec
+
+
+def team_keys(team: Team) -> list[str]:
+    """The record keys of a team's players, in membership order (uses a prefetch)."""
+    return [m.player.record_key for m in team.memberships.all()]
+
+
+def captain_key(team: Team) -> str | None:
+    members = list(team.memberships.all())
+    for membership in members:
+        if membership.is_captain:
+            return membership.player.record_key
+    return members[0].player.record_key if len(members) == 1 else None
+
+
+def default_seats(teams: Mapping[str, Sequence[str]]) -> list[str]:
+    """Members of A and B alternating around the table, A's first player first."""
+    a, b = teams["A"], teams["B"]
+    seats = [p for pair in zip(a, b, strict=False) for p in pair]
+    longer = a if len(a) > len(b) else b
+    return seats + list(longer[min(len(a), len(b)) :])
+
+
+def names(match: Match) -> dict[str, str]:
+    """Record keys -> names people know (players and teams), for messages and exports."""
+    result = {"A": match.team_a.name}
+    if match.team_b is not None:
+        result["B"] = match.team_b.name
+    for team in (match.team_a, match.team_b):
+        if team is not None:
+            for membership in team.memberships.all():
+                result[membership.player.record_key] = membership.player.name
+    return result
+
+
+def match_record(match: Match, hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``score_match`` input (HAND_RECORD.md "Scoring a match") for ``match``.
+
+    ``hands`` are the hand entries, in order. The match's teams should come with
+    ``memberships__player`` prefetched.
+    """
+    championship = match.stage.championship
+    teams = {"A": team_keys(match.team_a), "B": team_keys(match.team_b)}
+    record: dict[str, Any] = {
+        "rules": rules_spec(championship, best_of=match.best_of),
+        "teams": teams,
+        "seats": list(match.seats) or default_seats(teams),
+        "hands": [hand_entry(h) for h in hands],
+    }
+    if championship.is_catalan:
+        captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
+        if all(captains.values()):
+            record["captains"] = captains
+    return record
+
+
+def hand_entry(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Keep the keys a hand entry of a match record may have (anything else is context)."""
+    return {key: record[key] for key in HAND_KEYS if key in record}
+
+
+def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Score the match record; raises ``scoring.errors.EngineError``."""
+    return score_match(match_record(match, hands))
+
+
+def hand_context(seats: Sequence[str], results: Sequence[Mapping[str, Any]]) -> list[dict]:
+    """Each hand's ``order`` (mano first) and the game score before it.
+
+    The mano moves one seat per hand, across games too; a void hand or a redeal keeps it
+    (HAND_RECORD.md "Scoring a match"), so a hand can be exported as a standalone record.
+    """
+    mano = 0
+    before = dict.fromkeys(SIDES, 0)
+    context = []
+    for result in results:
+        context.append({"order": list(seats[mano:]) + list(seats[:mano]), "score": dict(before)})
+        if result["status"] not in ("void", "redeal"):
+            mano = (mano + 1) % len(seats)
+        if result["status"] == "game_over":
+            before = dict.fromkeys(SIDES, 0)
+        else:
+            before = {side: result["score"].get(side, 0) for side in SIDES}
+    return context
+
+
+def standalone_record(match: Match, hand: Any) -> dict[str, Any]:
+    """One hand as a complete HAND_RECORD.md record (what ``python -m scoring hand`` reads)."""
+    championship = match.stage.championship
+    record: dict[str, Any] = {
+        "rules": rules_spec(championship, best_of=match.best_of),
+        "teams": {"A": team_keys(match.team_a), "B": team_keys(match.team_b)},
+    }
+    if championship.is_catalan:
+        captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
+        if all(captains.values()):
+            record["captains"] = captains
+    record["order"] = list(hand.order)
+    record["score"] = {"A": hand.score_before_a, "B": hand.score_before_b}
+    record.update(hand.record)
+    return record
