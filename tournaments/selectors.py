@@ -106,6 +106,8 @@ def stage_bracket(*, stage: Stage) -> BracketView | None:
     """The bracket of an elimination (or the knockout of a groups) stage, or None yet."""
     from tournaments.services import stage_bracket as build
 
+    # The bracket's positions are written by round_generate: read them fresh.
+    stage = Stage.objects.get(pk=stage.pk)
     stored = list(_match_queryset().filter(stage=stage).exclude(bracket_id=""))
     bracket = build(stage, [m for m in stored if m.status in _DECIDED])
     if bracket is None:

@@ -52,7 +52,7 @@ def championship(db) -> Championship:
 @pytest.fixture
 def make_teams(db) -> Callable[..., list[Team]]:
     def make(championship: Championship, count: int) -> list[Team]:
-        return [TeamFactory(championship=championship) for _ in range(count)]
+        return [TeamFactory(championship=championship, seed=n) for n in range(1, count + 1)]
 
     return make
 
