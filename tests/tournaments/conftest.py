@@ -10,8 +10,8 @@ from tournaments.models import Championship, Match, Team
 
 
 def chico_hand(match: Match, winner: str) -> dict:
-    """A real hand that ends a chico at once: the mano sings falta envido, it is accepted
-    and the referee gives the envido to ``winner`` ("A" or "B")."""
+    """A real hand that ends a chico at once: the mano sings falta envido (worth the whole
+    chico in the factory's rules), it is accepted and the referee gives it to ``winner``."""
     match.refresh_from_db()
     seats = match.seats
     mano = seats[match.hands.exclude(status__in=["void", "redeal"]).count() % len(seats)]

@@ -36,7 +36,8 @@ class ChampionshipFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"campeonato-{n}")
     status = Championship.Status.RUNNING
     start_date = datetime.date(2026, 5, 9)
-    rules = factory.LazyFunction(lambda: {"preset": "argentine"})
+    # A falta envido takes the whole chico: test hands can end a chico at any score.
+    rules = factory.LazyFunction(lambda: {"preset": "argentine", "falta_envido": "whole_chico"})
     team_size = 2
 
 
