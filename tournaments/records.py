@@ -100,7 +100,8 @@ def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def hand_context(seats: Sequence[str], results: Sequence[Mapping[str, Any]]) -> list[dict]:
-    """Each hand's ``order`` (mano first) and the game score before it.
+    """Each hand's ``order`` (mano first) and the game score before it, plus one more
+    entry: the context of the next hand.
 
     The mano moves one seat per hand, across games too; a void hand or a redeal keeps it
     (HAND_RECORD.md "Scoring a match"), so a hand can be exported as a standalone record.
@@ -116,6 +117,7 @@ def hand_context(seats: Sequence[str], results: Sequence[Mapping[str, Any]]) -> 
             before = dict.fromkeys(SIDES, 0)
         else:
             before = {side: result["score"].get(side, 0) for side in SIDES}
+    context.append({"order": list(seats[mano:]) + list(seats[:mano]), "score": dict(before)})
     return context
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -775,6 +775,36 @@ def hand_record(
 
 
 @transaction.atomic
+def match_hands_import(
+    *,
+    match: Match,
+    records: Sequence[Mapping[str, Any]],
+    recorded_by: AbstractBaseUser | None,
+) -> list[Hand]:
+    """Record several hands at once (a score sheet entered after play, or demo data).
+
+    Same checks as :func:`hand_record` on the whole sequence: one illegal hand and none
+    is stored.
+    """
+    match = _locked_match(match)
+    _check_playable(match)
+    if not match.seats:
+        match_start(match=match)
+        match = _locked_match(match)
+    entries = [_check_entry(r) for r in records]
+    existing = list(match.hands.order_by("number"))
+    result = _score_or_fail(match, [h.record for h in existing] + entries)
+    created = Hand.objects.bulk_create(
+        [
+            Hand(match=match, number=len(existing) + k, record=entry, recorded_by=recorded_by)
+            for k, entry in enumerate(entries, start=1)
+        ]
+    )
+    _derive(match, existing + created, result)
+    return created
+
+
+@transaction.atomic
 def hand_correct(
     *, hand: Hand, record: Mapping[str, Any], corrected_by: AbstractBaseUser | None
 ) -> Hand:
@@ -844,7 +874,7 @@ def _derive(match: Match, hands: list[Hand], result: Mapping[str, Any]) -> None:
 
     context = records.hand_context(match.seats, hand_results)
     game_index = 0
-    for hand, outcome, ctx in zip(hands, hand_results, context, strict=True):
+    for hand, outcome, ctx in zip(hands, hand_results, context[:-1], strict=True):
         hand.game = games[game_index] if games else None
         hand.order = ctx["order"]
         hand.score_before_a, hand.score_before_b = ctx["score"]["A"], ctx["score"]["B"]
@@ -1019,3 +1049,18 @@ def standings_refresh(*, stage: Stage) -> int:
             continue
         written += 1
     return written
+
+
+@transaction.atomic
+def team_remove(*, team: Team) -> None:
+    """Remove a team (and its memberships) that has not been drawn into any match."""
+    if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+        raise TournamentError(
+            _("Team %(team)s has matches and cannot be removed."),
+            code="team_has_matches",
+            params={"team": team.name},
+        )
+    players = [m.player_id for m in team.memberships.all()]
+    team.delete()
+    # A player belongs to the team he was created for: drop those left without a team.
+    Player.objects.filter(pk__in=players, memberships__isnull=True).delete()

@@ -1,0 +1,108 @@
+"""Management commands (import_teams, generate_round, export, load_demo) and the demo data."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from scoring.match import score_match
+from tournaments import records, selectors, services
+from tournaments.models import Championship, Hand, Match, Player, Stage, Team
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def test_import_teams_command(championship, tmp_path):
+    good = tmp_path / "equipos.csv"
+    good.write_text("team,player\nLos Anchos,Ramón\nLos Anchos,Begoña\n", encoding="utf-8-sig")
+    assert "1 equipo importado." in run("import_teams", championship.slug, str(good))
+    bad = tmp_path / "malo.csv"
+    bad.write_text("team,player\nLas Sotas,\n", encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_teams", championship.slug, str(bad), stderr=err)
+    assert "Fila 2, columna player" in err.getvalue()
+    assert list(championship.teams.values_list("name", flat=True)) == ["Los Anchos"]
+    with pytest.raises(CommandError):
+        run("import_teams", "no-existe", str(good))
+
+
+def test_generate_round_and_export_commands(championship, make_teams, play_match, tmp_path):
+    make_teams(championship, 4)
+    services.stage_create(championship=championship, format="round_robin")
+    out = run("generate_round", championship.slug, "--stage", "1")
+    assert "2 partidas generadas" in out
+    for match in Match.objects.all():
+        play_match(match, match.team_a)
+
+    target = tmp_path / "manos.csv"
+    run("export", championship.slug, "hands", "-o", str(target))
+    raw = target.read_bytes()
+    assert raw.startswith("\ufeff".encode())
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert len(rows) == Hand.objects.count() == 6
+    standings = run("export", championship.slug, "standings")
+    assert standings.startswith("\ufeffstage,group,rank")
+    assert len(standings.strip().splitlines()) == 5
+
+
+def test_generate_round_without_a_stage_fails(championship):
+    with pytest.raises(CommandError):
+        run("generate_round", championship.slug)
+
+
+def test_load_demo_twice_creates_no_duplicates(db):
+    first = run("load_demo")
+    counts = (
+        Championship.objects.count(),
+        Team.objects.count(),
+        Player.objects.count(),
+        Match.objects.count(),
+        Hand.objects.count(),
+    )
+    second = run("load_demo")
+    assert "3 campeonatos de demostración creados." in first
+    assert "0 campeonatos de demostración creados." in second
+    assert (
+        Championship.objects.count(),
+        Team.objects.count(),
+        Player.objects.count(),
+        Match.objects.count(),
+        Hand.objects.count(),
+    ) == counts
+
+    abierto = Championship.objects.get(slug="abierto-de-truco")
+    assert abierto.teams.count() == 16
+    assert all(t.memberships.count() == 2 for t in abierto.teams.all())
+    stage = abierto.stages.get()
+    assert stage.format == Stage.Format.GROUPS_KNOCKOUT
+    assert stage.groups.count() == 4
+    quarters = stage.matches.filter(bracket_id__startswith="W1-")
+    assert quarters.count() == 4 and quarters.filter(winner__isnull=False).count() == 2
+    # The two winners already meet in the first semi-final.
+    semi = stage.matches.get(bracket_id="W2-1")
+    assert {semi.team_a_id, semi.team_b_id} == set(
+        quarters.filter(winner__isnull=False).values_list("winner_id", flat=True)
+    )
+
+    casal = Championship.objects.get(slug="torneig-truc-casal")
+    assert casal.rules["preset"] == "catalan"
+    assert all(t.memberships.filter(is_captain=True).count() == 1 for t in casal.teams.all())
+    assert all(t.memberships.count() == 3 for t in casal.teams.all())
+    swiss = casal.stages.get()
+    assert swiss.rounds.count() == 3
+    assert selectors.stage_standings(stage=swiss)[0].points >= 2
+
+    # Every played match is real: its stored hands score, through the engine, to its result.
+    for match in Match.objects.filter(hands__isnull=False).distinct()[:10]:
+        match = selectors.match_detail(pk=match.pk)
+        result = score_match(records.match_record(match, [h.record for h in match.hands.all()]))
+        assert (result["winner"] == "A") == (match.winner_id == match.team_a_id)
+        assert any("play" in e for h in match.hands.all() for e in h.record["events"])
+    assert json.dumps(Hand.objects.first().record)

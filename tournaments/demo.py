@@ -1,0 +1,390 @@
+"""Demo data for ``make demo``: two championships partly played with real hand records.
+
+- *Abierto de Truco de Gràcia*: Argentine truco, 16 pairs, four groups of four then a
+  knockout of eight; the groups are played, two quarter-finals too.
+- *Torneig de Truc del Casal*: Catalan truc, 8 squads of three with their caps de colla,
+  a Swiss of five rounds; two rounds played and half of the third.
+
+Every hand is played by a seeded random walk over the engine's legal actions
+(``scoring.hand.legal_actions``), cards dealt and played one by one, and the matches are
+recorded through the services, so the engine scores every record. Idempotent: a
+championship whose slug exists is left alone.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as UserGroup
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.actions import Mazo, Trick
+from scoring.hand import apply, is_finished, legal_actions
+from scoring.record import hand_from_record, score_hand
+from scoring.rules import RuleSet
+from tournaments import records, selectors, services
+from tournaments.models import Championship, Match, Stage
+
+SEED = 2026
+MAX_HANDS = 400
+
+PAIRS = [
+    "Los Anchos",
+    "Las Sotas",
+    "Siete Bravo",
+    "Flor de Ceibo",
+    "La Falta Envido",
+    "Los Matungos",
+    "Vale Cuatro",
+    "Mate Amargo",
+    "La Parda",
+    "Retruco",
+    "Las Bravas",
+    "Los Tanteros",
+    "El Mazo",
+    "Quiero Vale",
+    "La Ñata",
+    "Caballo de Copas",
+]
+SQUADS = [
+    "Colla del Casal",
+    "Els Tres Reis",
+    "La Manilla d'Oros",
+    "Colla de Sant Andreu",
+    "Els Trucaires",
+    "Penya del Truc",
+    "Colla de Gràcia",
+    "Els de la Plaça",
+]
+SPANISH_FIRST = [
+    "María",
+    "José",
+    "Ramón",
+    "Begoña",
+    "Lucía",
+    "Javier",
+    "Pilar",
+    "Andrés",
+    "Rocío",
+    "Ignacio",
+    "Mercedes",
+    "Tomás",
+    "Inés",
+    "Rubén",
+    "Nuria",
+    "Gonzalo",
+    "Amparo",
+    "Julián",
+    "Soledad",
+    "Matías",
+    "Graciela",
+    "Facundo",
+    "Agustina",
+    "Néstor",
+    "Mónica",
+    "Sebastián",
+    "Lorena",
+    "Héctor",
+    "Valeria",
+    "Óscar",
+    "Celia",
+    "Ezequiel",
+]
+SPANISH_LAST = [
+    "García",
+    "Fernández",
+    "López",
+    "Martínez",
+    "Núñez",
+    "Peña",
+    "Ibáñez",
+    "Muñoz",
+    "Castaño",
+    "Gutiérrez",
+    "Sánchez",
+    "Rodríguez",
+    "Pérez",
+    "Gómez",
+    "Díaz",
+    "Álvarez",
+    "Romero",
+    "Suárez",
+    "Domínguez",
+    "Cabañas",
+    "Aguirre",
+    "Benítez",
+]
+CATALAN_FIRST = [
+    "Jordi",
+    "Montserrat",
+    "Pere",
+    "Núria",
+    "Joan",
+    "Mercè",
+    "Xavier",
+    "Roser",
+    "Oriol",
+    "Laia",
+    "Arnau",
+    "Queralt",
+    "Pau",
+    "Marta",
+    "Biel",
+    "Anna",
+    "Enric",
+    "Sílvia",
+    "Martí",
+    "Gemma",
+    "Ferran",
+    "Aina",
+    "Jaume",
+    "Carme",
+]
+CATALAN_LAST = [
+    "Puig",
+    "Vila",
+    "Soler",
+    "Ferrer",
+    "Riera",
+    "Casals",
+    "Pujol",
+    "Serra",
+    "Bosch",
+    "Camps",
+    "Font",
+    "Sala",
+    "Roig",
+    "Prat",
+    "Torrent",
+    "Vidal",
+    "Mas",
+    "Costa",
+    "Planas",
+    "Solà",
+]
+
+
+def _names(rng: random.Random, first: Sequence[str], last: Sequence[str], count: int) -> list:
+    chosen: list[str] = []
+    while len(chosen) < count:
+        name = f"{rng.choice(first)} {rng.choice(last)}"
+        if name not in chosen:
+            chosen.append(name)
+    return chosen
+
+
+def _playable(action: Any) -> bool:
+    # Referees at the demo tables enter every card: detailed records, no quick tricks.
+    return not isinstance(action, Trick)
+
+
+def play_hand(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
+    """Deal and play one hand by random legal actions; ``record`` gives its context.
+
+    Returns the hand entry (``cards`` and ``events``) of the match record.
+    """
+    rules = RuleSet.from_spec(record["rules"])
+    deck = sorted(rules.deck, key=lambda c: (c.suit, c.rank))
+    rng.shuffle(deck)
+    order = record["order"]
+    cards = {p: [str(c) for c in deck[3 * i : 3 * i + 3]] for i, p in enumerate(order)}
+    hand = {**record, "cards": cards, "events": []}
+    state = hand_from_record(hand)
+    for _ in range(120):
+        if is_finished(state):
+            break
+        actions = [a for a in legal_actions(state) if _playable(a)]
+        if not actions:
+            break
+        weights = [0.15 if isinstance(a, Mazo) else 1.0 for a in actions]
+        action = rng.choices(actions, weights)[0]
+        state = apply(state, action)
+        hand["events"].append(action.to_event())
+    return {"cards": cards, "events": hand["events"]}
+
+
+def play_match_hands(rng: random.Random, match: Match, winner: str | None = None) -> list[dict]:
+    """Every hand of a whole match, played at random until a side wins it.
+
+    With ``winner`` ("A" or "B"), the walk is replayed until that side wins, so the demo
+    favourites mostly go through (the organiser's seeds mean something).
+    """
+    base = records.match_record(match, [])
+    seats = base["seats"]
+    for _ in range(50):
+        entries: list[dict] = []
+        results: list[dict] = []
+        games: dict[str, int] = dict.fromkeys(records.SIDES, 0)
+        need = match.best_of // 2 + 1
+        while max(games.values()) < need and len(entries) < MAX_HANDS:
+            context = records.hand_context(seats, results)[-1]
+            single = {
+                "rules": base["rules"],
+                "teams": base["teams"],
+                "order": context["order"],
+                "score": context["score"],
+            }
+            if "captains" in base:
+                single["captains"] = base["captains"]
+            entry = play_hand(rng, single)
+            result = score_hand({**single, **entry})
+            entries.append(entry)
+            results.append(result)
+            if result["status"] == "game_over":
+                games[result["winner"]] += 1
+        won = max(games, key=games.get)
+        if winner is None or won == winner:
+            return entries
+    return entries
+
+
+def _referees() -> list:
+    users = get_user_model()
+    group, _ = UserGroup.objects.get_or_create(name=services.REFEREES_GROUP)
+    result = []
+    for username in ("arbitro.demo", "arbitra.demo"):
+        user, created = users.objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save()
+        user.groups.add(group)
+        result.append(user)
+    return result
+
+
+def _play(rng: random.Random, matches: Sequence[Match], referees: list, start: datetime.datetime):
+    for table, match in enumerate(matches, start=1):
+        if match.is_bye:
+            continue
+        referee = referees[table % len(referees)]
+        services.match_assign(
+            match=match,
+            table=str(table),
+            scheduled_at=start + datetime.timedelta(minutes=30 * (table // 5)),
+            referee=referee,
+        )
+        match = services.match_start(match=match)
+        a, b = match.team_a.seed or 99, match.team_b.seed or 99
+        # The better seed wins two times in three: upsets happen.
+        favourite = "A" if a < b else "B"
+        wanted = favourite if rng.random() < 0.67 else ("B" if favourite == "A" else "A")
+        match = selectors.match_detail(pk=match.pk)
+        hands = play_match_hands(rng, match, wanted)
+        services.match_hands_import(match=match, records=hands, recorded_by=referee)
+
+
+def _argentine(today: datetime.date, referees: list) -> Championship:
+    rng = random.Random(f"{SEED}-abierto")
+    championship = services.championship_create(
+        name="Abierto de Truco de Gràcia",
+        slug="abierto-de-truco",
+        start_date=today - datetime.timedelta(days=2),
+        end_date=today + datetime.timedelta(days=3),
+        venue="Club Social de Gràcia",
+        preset="argentine",
+        team_size=2,
+    )
+    players = _names(rng, SPANISH_FIRST, SPANISH_LAST, 32)
+    for seed, name in enumerate(PAIRS, start=1):
+        services.team_create(
+            championship=championship,
+            name=name,
+            seed=seed,
+            club=rng.choice(["Gràcia", "Sants", "Rosario", "Córdoba", "Buenos Aires"]),
+            players=players[2 * seed - 2 : 2 * seed],
+        )
+    services.championship_set_status(championship=championship, status="registration")
+    services.championship_set_status(championship=championship, status="running")
+    stage = services.stage_create(
+        championship=championship,
+        format=Stage.Format.GROUPS_KNOCKOUT,
+        name="Grupos y eliminatoria",
+        settings={"group_count": 4, "advance": 2},
+    )
+    start = timezone.make_aware(
+        datetime.datetime.combine(championship.start_date, datetime.time(17))
+    )
+    for number in range(3):
+        created = services.round_generate(stage=stage)
+        _play(rng, created, referees, start + datetime.timedelta(hours=2 * number))
+    quarters = sorted(services.round_generate(stage=stage), key=lambda m: m.bracket_id)
+    _play(rng, quarters[:2], referees, start + datetime.timedelta(days=1))
+    return championship
+
+
+def _catalan(today: datetime.date, referees: list) -> Championship:
+    rng = random.Random(f"{SEED}-casal")
+    championship = services.championship_create(
+        name="Torneig de Truc del Casal",
+        slug="torneig-truc-casal",
+        start_date=today - datetime.timedelta(days=1),
+        end_date=today + datetime.timedelta(days=1),
+        venue="Casal de Sant Andreu",
+        preset="catalan",
+        team_size=3,
+        tiebreaks=["points", "buchholz", "median_buchholz", "chico_diff", "lots"],
+    )
+    players = _names(rng, CATALAN_FIRST, CATALAN_LAST, 24)
+    for seed, name in enumerate(SQUADS, start=1):
+        squad = players[3 * seed - 3 : 3 * seed]
+        services.team_create(
+            championship=championship,
+            name=name,
+            seed=seed,
+            club=rng.choice(["Sant Andreu", "Gràcia", "Sabadell", "Vic", "Manresa"]),
+            players=squad,
+            captain=rng.choice(squad),
+        )
+    services.championship_set_status(championship=championship, status="registration")
+    services.championship_set_status(championship=championship, status="running")
+    stage = services.stage_create(
+        championship=championship,
+        format=Stage.Format.SWISS,
+        name="Sistema suís",
+        settings={"rounds": 5},
+    )
+    start = timezone.make_aware(
+        datetime.datetime.combine(championship.start_date, datetime.time(10))
+    )
+    for number in range(2):
+        created = services.round_generate(stage=stage)
+        _play(rng, created, referees, start + datetime.timedelta(hours=2 * number))
+    third = sorted(services.round_generate(stage=stage), key=lambda m: m.pk)
+    _play(rng, third[:2], referees, start + datetime.timedelta(hours=4))
+    return championship
+
+
+DRAFT = {"slug": "liga-de-invierno", "name": "Liga de Invierno", "days": 90}
+
+
+def load_demo(*, today: datetime.date | None = None) -> int:
+    """Create the demo championships that are missing; return how many were created."""
+    today = today or timezone.localdate()
+    created = 0
+    builders = {"abierto-de-truco": _argentine, "torneig-truc-casal": _catalan}
+    for slug, build in builders.items():
+        if Championship.objects.filter(slug=slug).exists():
+            continue
+        with transaction.atomic():
+            build(today, _referees())
+            stage_ids = list(
+                Stage.objects.filter(championship__slug=slug).values_list("pk", flat=True)
+            )
+        for stage in Stage.objects.filter(pk__in=stage_ids).select_related("championship"):
+            services.standings_refresh(stage=stage)
+        created += 1
+    if not Championship.objects.filter(slug=DRAFT["slug"]).exists():
+        services.championship_create(
+            name=DRAFT["name"],
+            slug=DRAFT["slug"],
+            start_date=today + datetime.timedelta(days=DRAFT["days"]),
+            venue="Peña El Ancho de Espadas",
+            preset="argentine_flor",
+        )
+        created += 1
+    return created

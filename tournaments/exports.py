@@ -1,0 +1,226 @@
+"""CSV exports of a championship: standings, matches and hands, streamed.
+
+Each export is a generator of CSV text chunks: UTF-8 with a byte-order mark (so
+spreadsheet programs read accents right), one header row, then the rows, written through
+``csv.writer`` into a one-line buffer while the database is read with
+``.iterator(chunk_size=...)``, so exporting 100,000 hands keeps memory flat. Columns are
+documented in docs/csv.md; headers are stable keys, not translated, so scripts can rely on
+them. Views wrap a generator in a ``StreamingHttpResponse``; ``manage.py export`` writes
+it to a file.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from django.db.models import Prefetch
+
+from tournaments import records, selectors
+from tournaments.models import Championship, Hand, Match, Membership
+
+BOM = "\ufeff"
+CHUNK_SIZE = 2000
+
+STANDINGS_COLUMNS = [
+    "stage",
+    "group",
+    "rank",
+    "position",
+    "team",
+    "club",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "byes",
+    "points",
+    "chicos_for",
+    "chicos_against",
+    "tantos_for",
+    "tantos_against",
+    "tiebreaks",
+]
+MATCH_COLUMNS = [
+    "match",
+    "stage",
+    "round",
+    "group",
+    "bracket",
+    "table",
+    "time",
+    "team_a",
+    "team_b",
+    "status",
+    "outcome",
+    "winner",
+    "chicos_a",
+    "chicos_b",
+    "tantos_a",
+    "tantos_b",
+    "referee",
+    "reason",
+]
+HAND_COLUMNS = [
+    "match",
+    "team_a",
+    "team_b",
+    "game",
+    "hand",
+    "points_a",
+    "points_b",
+    "score_a",
+    "score_b",
+    "status",
+    "recorded_by",
+    "recorded_at",
+    "record",
+]
+
+
+class _Line:
+    """A write-only buffer holding the last line ``csv.writer`` wrote."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def _csv_lines(header: list[str], rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+    writer = csv.writer(_Line())
+    yield BOM + writer.writerow(header)
+    for row in rows:
+        yield writer.writerow(row)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def export_standings(championship: Championship) -> Iterator[str]:
+    """Standings of every stage (and group), best first; ``tiebreaks`` as JSON."""
+
+    def rows() -> Iterator[list[Any]]:
+        for stage in championship.stages.select_related("championship").prefetch_related("groups"):
+            targets = list(stage.groups.all()) or [None]
+            for group in targets:
+                for line in selectors.stage_standings(stage=stage, group=group):
+                    yield [
+                        stage.name,
+                        group.name if group else "",
+                        line.rank,
+                        line.position,
+                        line.team.name,
+                        line.team.club,
+                        line.played,
+                        line.wins,
+                        line.draws,
+                        line.losses,
+                        line.byes,
+                        _number(line.points),
+                        line.chicos_for,
+                        line.chicos_against,
+                        line.tantos_for,
+                        line.tantos_against,
+                        json.dumps(line.metrics, sort_keys=True),
+                    ]
+
+    return _csv_lines(STANDINGS_COLUMNS, rows())
+
+
+def export_matches(championship: Championship) -> Iterator[str]:
+    """Every match with its result (derived from the hands, or the walkover)."""
+    matches = (
+        Match.objects.filter(stage__championship=championship)
+        .select_related("stage", "round", "group", "team_a", "team_b", "winner", "referee")
+        .order_by("stage__order", "round__number", "pk")
+    )
+
+    def rows() -> Iterator[list[Any]]:
+        for m in matches.iterator(chunk_size=CHUNK_SIZE):
+            yield [
+                m.pk,
+                m.stage.name,
+                m.round.label or m.round.number,
+                m.group.name if m.group else "",
+                m.bracket_id,
+                m.table,
+                m.scheduled_at.isoformat() if m.scheduled_at else "",
+                m.team_a.name,
+                m.team_b.name if m.team_b else "",
+                m.status,
+                m.outcome,
+                m.winner.name if m.winner else "",
+                m.chicos_a,
+                m.chicos_b,
+                m.tantos_a,
+                m.tantos_b,
+                m.referee.get_username() if m.referee else "",
+                m.reason,
+            ]
+
+    return _csv_lines(MATCH_COLUMNS, rows())
+
+
+def _match_contexts(championship: Championship) -> dict[int, Match]:
+    """Every played match with its teams' players: one entry per match, not per hand."""
+    members = Membership.objects.select_related("player").order_by("order")
+    matches = (
+        Match.objects.filter(stage__championship=championship, team_b__isnull=False)
+        .select_related("stage__championship", "team_a", "team_b")
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=members),
+            Prefetch("team_b__memberships", queryset=members),
+        )
+    )
+    return {m.pk: m for m in matches}
+
+
+def export_hands(championship: Championship) -> Iterator[str]:
+    """Every hand: its match, game, number, points, who recorded it and when, and its
+    record as a standalone HAND_RECORD.md document (``python -m scoring hand`` scores it)."""
+
+    def rows() -> Iterator[list[Any]]:
+        contexts = _match_contexts(championship)
+        hands = (
+            Hand.objects.filter(match__stage__championship=championship)
+            .select_related("game", "recorded_by")
+            .order_by("match_id", "number")
+        )
+        for hand in hands.iterator(chunk_size=CHUNK_SIZE):
+            match = contexts[hand.match_id]
+            record = records.standalone_record(match, hand)
+            yield [
+                match.pk,
+                match.team_a.name,
+                match.team_b.name,
+                hand.game.number if hand.game else "",
+                hand.number,
+                hand.points_a,
+                hand.points_b,
+                hand.score_a,
+                hand.score_b,
+                hand.status,
+                hand.recorded_by.get_username() if hand.recorded_by else "",
+                hand.recorded_at.isoformat(),
+                json.dumps(record, ensure_ascii=False, separators=(",", ":")),
+            ]
+
+    return _csv_lines(HAND_COLUMNS, rows())
+
+
+EXPORTS: dict[str, Callable[[Championship], Iterator[str]]] = {
+    "standings": export_standings,
+    "matches": export_matches,
+    "hands": export_hands,
+}
+
+
+def export_csv(championship: Championship, kind: str) -> Iterator[str]:
+    """The export ``kind`` (standings, matches or hands); ``KeyError`` for another kind."""
+    return EXPORTS[kind](championship)
+
+
+def filename(championship: Championship, kind: str) -> str:
+    return f"{championship.slug}-{kind}.csv"

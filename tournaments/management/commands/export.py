@@ -1,0 +1,38 @@
+"""``manage.py export SLUG standings|matches|hands [-o FILE]``: a CSV export (docs/csv.md)."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments.exports import EXPORTS, export_csv
+from tournaments.management.commands._common import championship
+
+
+class Command(BaseCommand):
+    help = gettext_lazy("Export standings, matches or hands as CSV (UTF-8 with a BOM).")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("kind", choices=sorted(EXPORTS))
+        parser.add_argument(
+            "-o", "--output", type=Path, help=gettext_lazy("File to write (default: stdout).")
+        )
+
+    def handle(self, *args: object, **options: object) -> None:
+        target = championship(options["slug"])
+        chunks = export_csv(target, options["kind"])
+        output: Path | None = options["output"]
+        if output is None:
+            for chunk in chunks:
+                self.stdout.write(chunk, ending="")
+            return
+        try:
+            with output.open("w", encoding="utf-8", newline="") as file:
+                for chunk in chunks:
+                    file.write(chunk)
+        except OSError as error:
+            raise CommandError(
+                _("Cannot write %(file)s: %(error)s") % {"file": output, "error": error.strerror}
+            ) from None

@@ -1,0 +1,41 @@
+"""``manage.py import_teams SLUG FILE.csv``: import teams from a CSV file (docs/csv.md)."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournaments.imports import ImportRowsError, teams_import
+from tournaments.management.commands._common import championship
+
+
+class Command(BaseCommand):
+    help = gettext_lazy("Import teams from a CSV file: all of them, or none if a row is bad.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("file", type=Path)
+
+    def handle(self, *args: object, **options: object) -> None:
+        target = championship(options["slug"])
+        path: Path = options["file"]
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise CommandError(
+                _("Cannot read %(file)s: %(error)s") % {"file": path, "error": error.strerror}
+            ) from None
+        try:
+            created = teams_import(championship=target, file=data)
+        except ImportRowsError as error:
+            for row in error.rows:
+                self.stderr.write(
+                    _("Row %(row)s, column %(column)s: %(message)s")
+                    % {"row": row.row, "column": row.column or "-", "message": row.message}
+                )
+            raise CommandError(_("Nothing was imported.")) from None
+        self.stdout.write(
+            ngettext("%(count)d team imported.", "%(count)d teams imported.", len(created))
+            % {"count": len(created)}
+        )
