@@ -147,6 +147,8 @@ def championship_update_rules(
     if tiebreaks is not None:
         championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["rules", "tiebreaks"])
+    # Standings snapshots were ranked with the old chain: recomputed on the next read.
+    StandingsSnapshot.objects.filter(stage__championship=championship).delete()
     return championship
 
 
