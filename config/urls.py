@@ -1,13 +1,27 @@
-"""Root URLs: the public site, the API, the language switch and the admin.
+"""Root URLs: the public site, the organiser pages, log in/out, the API, the language
+switch and the admin.
 
 ``/healthz`` is answered by ``config.middleware.HealthCheckMiddleware``.
 """
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 urlpatterns = [
     path("", include("tournaments.urls")),
+    path("organiser/", include("tournaments.urls_organiser")),
+    # Django's login/logout with the project's templates (templates/registration/).
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(next_page="organiser:dashboard"),
+        name="login",
+    ),
+    path(
+        "accounts/logout/",
+        auth_views.LogoutView.as_view(next_page="tournaments:home"),
+        name="logout",
+    ),
     path("api/", include("api.urls")),
     # Django's set_language view (POST) at /i18n/setlang/.
     path("i18n/", include("django.conf.urls.i18n")),

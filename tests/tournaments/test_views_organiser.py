@@ -1,0 +1,621 @@
+"""Organiser pages: who may see them, and the whole set-up flow through the test client."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
+from tournaments import services
+from tournaments.models import Championship, Match, Stage, Team
+
+PASSWORD = "truco-y-retruco-2026"
+
+
+def make_user(username: str, **extra):
+    return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+
+
+@pytest.fixture
+def organiser(db):
+    return make_user("organiser")
+
+
+@pytest.fixture
+def stranger(db):
+    return make_user("stranger")
+
+
+@pytest.fixture
+def setup(organiser):
+    """A running championship of ``organiser`` with a stage, a round, a match, a referee."""
+    championship = ChampionshipFactory(status=Championship.Status.RUNNING)
+    championship.organisers.add(organiser)
+    teams = [TeamFactory(championship=championship) for _ in range(4)]
+    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
+    matches = services.round_generate(stage=stage)
+    return {
+        "championship": championship,
+        "teams": teams,
+        "stage": stage,
+        "round": matches[0].round,
+        "match": matches[0],
+        "referee": RefereeFactory(),
+    }
+
+
+def url_kwargs(name: str, setup: dict) -> dict:
+    kwargs = {"slug": setup["championship"].slug}
+    if name in ("stage", "round_generate", "round_assign"):
+        kwargs["stage_id"] = setup["stage"].pk
+    if name == "round_assign":
+        kwargs["number"] = setup["round"].number
+    if name == "team_remove":
+        kwargs["team_id"] = setup["teams"][0].pk
+    if name == "walkover":
+        kwargs["match_id"] = setup["match"].pk
+    if name == "export":
+        kwargs["kind"] = "matches"
+    return kwargs
+
+
+CHAMPIONSHIP_URLS = [
+    "championship",
+    "championship_status",
+    "teams",
+    "teams_import",
+    "team_remove",
+    "stage_create",
+    "stage",
+    "round_generate",
+    "round_assign",
+    "walkover",
+    "export",
+]
+
+
+def snapshot(championship: Championship) -> tuple:
+    """What a forbidden request could have changed."""
+    championship.refresh_from_db()
+    return (
+        championship.status,
+        championship.rules,
+        list(championship.teams.order_by("pk").values_list("pk", flat=True)),
+        list(championship.stages.values_list("pk", flat=True)),
+        list(
+            Match.objects.filter(stage__championship=championship)
+            .order_by("pk")
+            .values_list("pk", "status", "table", "referee_id")
+        ),
+    )
+
+
+# Enough data for every form, so a request that got through would change something.
+HOSTILE_POST = {
+    "status": "finished",
+    "preset": "catalan",
+    "name": "Intrusos",
+    "player_1": "A",
+    "player_2": "B",
+    "format": "round_robin",
+    "winner": "0",
+    "reason": "no show",
+    "form-TOTAL_FORMS": "0",
+    "form-INITIAL_FORMS": "0",
+}
+
+
+@pytest.mark.parametrize("name", CHAMPIONSHIP_URLS)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_another_organiser_gets_404_and_changes_nothing(client, setup, stranger, name, method):
+    other = ChampionshipFactory()
+    other.organisers.add(stranger)
+    before = snapshot(setup["championship"])
+    client.force_login(stranger)
+    url = reverse(f"organiser:{name}", kwargs=url_kwargs(name, setup))
+    response = getattr(client, method)(url, HOSTILE_POST)
+    assert response.status_code == 404
+    assert setup["championship"].name.encode() not in response.content
+    assert snapshot(setup["championship"]) == before
+
+
+@pytest.mark.parametrize("name", CHAMPIONSHIP_URLS)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_anonymous_users_are_sent_to_the_login_page(client, setup, name, method):
+    before = snapshot(setup["championship"])
+    url = reverse(f"organiser:{name}", kwargs=url_kwargs(name, setup))
+    response = getattr(client, method)(url, HOSTILE_POST)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login") + "?next=")
+    assert snapshot(setup["championship"]) == before
+
+
+@pytest.mark.parametrize("name", CHAMPIONSHIP_URLS)
+def test_the_organiser_and_staff_reach_every_page(client, setup, name):
+    """The same URLs answer their organiser (and staff): the 404s above are about access."""
+    safe = name not in ("championship_status", "teams_import", "team_remove", "round_generate")
+    url = reverse(f"organiser:{name}", kwargs=url_kwargs(name, setup))
+    for user in (setup["championship"].organisers.get(), make_user("boss", is_staff=True)):
+        client.force_login(user)
+        response = client.get(url) if safe else client.post(url, {})
+        assert response.status_code in (200, 302), (name, user)
+
+
+def test_the_dashboard_lists_only_my_championships(client, organiser, stranger):
+    mine = ChampionshipFactory(name="Copa del Casal")
+    mine.organisers.add(organiser)
+    theirs = ChampionshipFactory(name="Trofeu dels Altres")
+    theirs.organisers.add(stranger)
+    client.force_login(organiser)
+    html = client.get(reverse("organiser:dashboard")).content.decode()
+    assert "Copa del Casal" in html
+    assert "Trofeu dels Altres" not in html
+    assert client.get(reverse("organiser:dashboard")).status_code == 200
+
+
+def test_anonymous_dashboard_redirects_and_login_page_renders(client, organiser):
+    response = client.get(reverse("organiser:dashboard"))
+    assert response.status_code == 302
+    login = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="es")
+    assert "Iniciar sesión" in login.content.decode()
+    response = client.post(
+        reverse("login"),
+        {"username": "organiser", "password": PASSWORD, "next": reverse("organiser:dashboard")},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("organiser:dashboard")
+
+
+# -- creating championships ------------------------------------------------------------------
+
+BASE = {
+    "start_date": "2026-06-13",
+    "end_date": "2026-06-14",
+    "venue": "Casal Popular",
+    "team_size": "2",
+    "tiebreak_1": "points",
+    "tiebreak_2": "head_to_head",
+    "tiebreak_3": "lots",
+    "tiebreak_4": "",
+    "tiebreak_5": "",
+}
+
+
+def create_form(client, preset: str) -> dict:
+    """The creation form as the browser would post it: every initial value, then ours."""
+    response = client.get(reverse("organiser:championship_create"), {"preset": preset})
+    form = response.context["form"]
+    data = {}
+    for field in form:
+        value = field.value()
+        if value not in (None, ""):
+            data[field.name] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("preset", "change", "stored"),
+    [
+        ("argentine", {"target": "15"}, {"preset": "argentine", "target": 15}),
+        (
+            "argentine_flor",
+            {"falta_envido": "whole_chico"},
+            {"preset": "argentine_flor", "falta_envido": "whole_chico"},
+        ),
+        ("trucardo", {"hierarchy": "inverse"}, {"preset": "trucardo", "hierarchy": "inverse"}),
+        (
+            "catalan",
+            {"mestre_penalty": "from_mestre"},
+            {"preset": "catalan", "mestre_penalty": "from_mestre"},
+        ),
+    ],
+)
+def test_create_a_championship_from_each_preset(client, organiser, preset, change, stored):
+    client.force_login(organiser)
+    data = {**create_form(client, preset), **BASE, "name": f"Open {preset}", **change}
+    response = client.post(reverse("organiser:championship_create"), data)
+    championship = Championship.objects.get(name=f"Open {preset}")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("organiser:championship", args=[championship.slug])
+    # Only what differs from the preset is stored; the preset's defaults stay implicit.
+    assert championship.rules == stored
+    assert championship.tiebreaks == ["points", "head_to_head", "lots"]
+    assert championship.status == Championship.Status.DRAFT
+    assert list(championship.organisers.all()) == [organiser]
+
+
+def test_the_form_starts_from_the_presets_defaults(client, organiser):
+    client.force_login(organiser)
+    trucardo = client.get(reverse("organiser:championship_create"), {"preset": "trucardo"})
+    form = trucardo.context["form"]
+    assert form["falta_envido"].value() == "rival_to_half"
+    assert form["envido_max_calls"].value() == 3
+    catalan = client.get(reverse("organiser:championship_create"), {"preset": "catalan"})
+    fields = catalan.context["form"].fields
+    assert "mestre_penalty" in fields and "flor" not in fields
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Rule option 'target' cannot be 30: allowed 12."),
+        ("es", "La opción 'target' no puede valer 30: se admite 12."),
+    ],
+)
+def test_a_bad_option_is_a_clear_error_and_creates_nothing(client, organiser, language, message):
+    client.force_login(organiser)
+    data = {**create_form(client, "catalan"), **BASE, "name": "Truc malament", "target": "30"}
+    response = client.post(
+        reverse("organiser:championship_create"), data, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["target"] == [message]
+    assert not Championship.objects.filter(name="Truc malament").exists()
+
+
+def test_a_bad_tiebreak_chain_is_refused(client, organiser):
+    client.force_login(organiser)
+    data = {
+        **create_form(client, "argentine"),
+        **BASE,
+        "name": "Lots first",
+        "tiebreak_1": "lots",
+        "tiebreak_2": "points",
+        "tiebreak_3": "",
+    }
+    response = client.post(
+        reverse("organiser:championship_create"), data, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert "The drawing of lots must be the last tie-break." in response.content.decode()
+    assert not Championship.objects.filter(name="Lots first").exists()
+
+
+def test_status_moves_one_step_and_refuses_a_jump(client, organiser):
+    championship = ChampionshipFactory(status=Championship.Status.DRAFT)
+    championship.organisers.add(organiser)
+    client.force_login(organiser)
+    url = reverse("organiser:championship_status", args=[championship.slug])
+    client.post(url, {"status": "finished"})
+    championship.refresh_from_db()
+    assert championship.status == Championship.Status.DRAFT
+    client.post(url, {"status": "registration"})
+    championship.refresh_from_db()
+    assert championship.status == Championship.Status.REGISTRATION
+
+
+def test_rules_can_be_edited_on_the_overview(client, organiser):
+    championship = ChampionshipFactory(rules={"preset": "argentine"})
+    championship.organisers.add(organiser)
+    client.force_login(organiser)
+    url = reverse("organiser:championship", args=[championship.slug])
+    data = {k: v for k, v in client.get(url).context["form"].initial.items()}
+    form = client.get(url).context["form"]
+    data = {f.name: f.value() for f in form if f.value() not in (None, "")}
+    data["flor"] = "true"
+    response = client.post(url, data)
+    assert response.status_code == 302
+    championship.refresh_from_db()
+    assert championship.rules == {"preset": "argentine", "flor": True}
+
+
+# -- teams -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registration(organiser):
+    championship = ChampionshipFactory(status=Championship.Status.REGISTRATION, team_size=2)
+    championship.organisers.add(organiser)
+    return championship
+
+
+def test_add_teams_by_form(client, organiser, registration):
+    client.force_login(organiser)
+    url = reverse("organiser:teams", args=[registration.slug])
+    for name, players in [("Los Anchos", ("Ana", "Beto")), ("Las Flores", ("Cata", "Dani"))]:
+        response = client.post(
+            url,
+            {
+                "name": name,
+                "seed": "",
+                "club": "Rosario",
+                "player_1": players[0],
+                "player_2": players[1],
+            },
+        )
+        assert response.status_code == 302
+    teams = list(registration.teams.order_by("name"))
+    assert [t.name for t in teams] == ["Las Flores", "Los Anchos"]
+    assert [m.player.name for m in teams[1].memberships.order_by("order")] == ["Ana", "Beto"]
+    html = client.get(url).content.decode()
+    assert "Los Anchos" in html and "Beto" in html
+
+
+def test_a_team_needs_every_player_and_a_unique_name(client, organiser, registration):
+    client.force_login(organiser)
+    url = reverse("organiser:teams", args=[registration.slug])
+    response = client.post(url, {"name": "Solos", "player_1": "Ana"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.context["form"].errors["player_2"]
+    client.post(url, {"name": "Dobles", "player_1": "Ana", "player_2": "Beto"})
+    response = client.post(
+        url, {"name": "Dobles", "player_1": "Cata", "player_2": "Dani"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert "already has a team called Dobles" in response.content.decode()
+    assert registration.teams.count() == 1
+
+
+def test_a_catalan_squad_names_its_cap_de_colla(client, organiser):
+    championship = ChampionshipFactory(rules={"preset": "catalan"}, team_size=3)
+    championship.organisers.add(organiser)
+    client.force_login(organiser)
+    response = client.post(
+        reverse("organiser:teams", args=[championship.slug]),
+        {
+            "name": "Colla Vella",
+            "player_1": "Jordi",
+            "player_2": "Pere",
+            "player_3": "Roser",
+            "captain": "2",
+        },
+    )
+    assert response.status_code == 302
+    team = championship.teams.get()
+    assert team.memberships.get(is_captain=True).player.name == "Pere"
+
+
+# -- stages, rounds, matches -------------------------------------------------------------------
+
+
+@pytest.fixture
+def four_teams(registration):
+    return [TeamFactory(championship=registration) for _ in range(4)]
+
+
+def test_create_a_stage_and_generate_a_round(client, organiser, registration, four_teams):
+    client.force_login(organiser)
+    response = client.post(
+        reverse("organiser:stage_create", args=[registration.slug]),
+        {
+            "name": "Liguilla",
+            "format": "round_robin_double",
+            "teams": [t.pk for t in four_teams],
+            "tiebreak_1": "points",
+            "tiebreak_2": "wins",
+            "tiebreak_3": "lots",
+        },
+    )
+    stage = registration.stages.get()
+    assert response["Location"] == reverse("organiser:stage", args=[registration.slug, stage.pk])
+    assert stage.format == Stage.Format.ROUND_ROBIN and stage.settings["cycles"] == 2
+    registration.refresh_from_db()
+    assert registration.tiebreaks == ["points", "wins", "lots"]
+
+    client.post(reverse("organiser:round_generate", args=[registration.slug, stage.pk]))
+    assert stage.matches.count() == 2
+    html = client.get(reverse("organiser:stage", args=[registration.slug, stage.pk])).content
+    for match in stage.matches.all():
+        assert match.team_a.name.encode() in html and match.team_b.name.encode() in html
+
+
+@pytest.mark.parametrize(
+    ("choice", "extra", "format", "settings"),
+    [
+        ("swiss", {"rounds": "3"}, Stage.Format.SWISS, {"rounds": 3}),
+        (
+            "single_elimination",
+            {"third_place": "on"},
+            Stage.Format.SINGLE_ELIMINATION,
+            {"third_place": True},
+        ),
+        ("double_elimination_no_reset", {}, Stage.Format.DOUBLE_ELIMINATION, {"reset": False}),
+        (
+            "groups_knockout",
+            {"group_count": "2", "advance": "1"},
+            Stage.Format.GROUPS_KNOCKOUT,
+            {"group_count": 2, "advance": 1},
+        ),
+    ],
+)
+def test_every_format_can_be_chosen(
+    client, organiser, registration, four_teams, choice, extra, format, settings
+):
+    client.force_login(organiser)
+    data = {"format": choice, "teams": [t.pk for t in four_teams], "tiebreak_1": "points", **extra}
+    client.post(reverse("organiser:stage_create", args=[registration.slug]), data)
+    stage = registration.stages.get()
+    assert stage.format == format
+    assert settings.items() <= stage.settings.items()
+    client.post(reverse("organiser:round_generate", args=[registration.slug, stage.pk]))
+    assert stage.matches.exists()
+
+
+def test_an_impossible_stage_shows_the_reason(client, organiser, registration, four_teams):
+    client.force_login(organiser)
+    client.post(
+        reverse("organiser:stage_create", args=[registration.slug]),
+        {
+            "format": "groups_knockout",
+            "group_count": "3",
+            "advance": "2",
+            "teams": [t.pk for t in four_teams],
+            "tiebreak_1": "points",
+        },
+    )
+    stage = registration.stages.get()
+    response = client.post(
+        reverse("organiser:round_generate", args=[registration.slug, stage.pk]),
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert "There are not enough teams for that many groups" in response.content.decode() or (
+        "A group has fewer teams than the number that advance." in response.content.decode()
+    )
+    assert not stage.matches.exists()
+
+
+def test_assign_table_time_and_referee(client, setup, organiser):
+    client.force_login(organiser)
+    url = reverse(
+        "organiser:round_assign",
+        args=[setup["championship"].slug, setup["stage"].pk, setup["round"].number],
+    )
+    formset = client.get(url).context["formset"]
+    data = {
+        "form-TOTAL_FORMS": str(formset.total_form_count()),
+        "form-INITIAL_FORMS": str(formset.initial_form_count()),
+    }
+    for index, form in enumerate(formset):
+        data[f"form-{index}-match"] = form.initial["match"]
+        data[f"form-{index}-table"] = ""
+    target = setup["match"]
+    index = next(i for i, f in enumerate(formset) if f.initial["match"] == target.pk)
+    data[f"form-{index}-table"] = "Mesa 7"
+    data[f"form-{index}-scheduled_at"] = "2026-05-09T17:30"
+    data[f"form-{index}-referee"] = setup["referee"].pk
+    response = client.post(url, data)
+    assert response.status_code == 302
+    target.refresh_from_db()
+    assert target.table == "Mesa 7"
+    assert target.referee == setup["referee"]
+    assert timezone.localtime(target.scheduled_at).replace(tzinfo=None) == datetime.datetime(
+        2026, 5, 9, 17, 30
+    )
+    html = client.get(
+        reverse("organiser:stage", args=[setup["championship"].slug, setup["stage"].pk])
+    ).content.decode()
+    assert "Mesa 7" in html and setup["referee"].username in html
+
+
+def test_a_user_who_is_not_a_referee_cannot_be_assigned(client, setup, organiser):
+    """Not in the choices: the form refuses the id, nothing is saved."""
+    client.force_login(organiser)
+    plain = make_user("plain")
+    url = reverse(
+        "organiser:round_assign",
+        args=[setup["championship"].slug, setup["stage"].pk, setup["round"].number],
+    )
+    data = {
+        "form-TOTAL_FORMS": "1",
+        "form-INITIAL_FORMS": "1",
+        "form-0-match": setup["match"].pk,
+        "form-0-referee": plain.pk,
+        "form-0-table": "3",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 200
+    setup["match"].refresh_from_db()
+    assert setup["match"].referee is None and setup["match"].table == ""
+
+
+def test_record_a_walkover(client, setup, organiser):
+    client.force_login(organiser)
+    match: Match = setup["match"]
+    url = reverse("organiser:walkover", args=[setup["championship"].slug, match.pk])
+    response = client.post(
+        url, {"winner": match.team_b_id, "reason": ""}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED
+    response = client.post(url, {"winner": match.team_b_id, "reason": "No se presentaron"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.WALKOVER
+    assert match.winner_id == match.team_b_id
+    assert match.reason == "No se presentaron"
+    stage_page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "No se presentaron" in stage_page
+
+
+def test_a_team_is_removed_only_during_registration(client, organiser, registration, four_teams):
+    client.force_login(organiser)
+    team = four_teams[0]
+    client.post(reverse("organiser:team_remove", args=[registration.slug, team.pk]))
+    assert not Team.objects.filter(pk=team.pk).exists()
+    registration.status = Championship.Status.RUNNING
+    registration.save()
+    other = four_teams[1]
+    client.post(reverse("organiser:team_remove", args=[registration.slug, other.pk]))
+    assert Team.objects.filter(pk=other.pk).exists()
+
+
+# -- CSV import and exports ----------------------------------------------------------------
+
+BAD_CSV = (
+    "team,player,seed,club\n"
+    "Los Anchos,Ana,1,Rosario\n"
+    "Los Anchos,Beto,1,Rosario\n"
+    "Las Flores,Cata,dos,Córdoba\n"
+    "Las Flores,Dani,,Córdoba\n"
+)
+GOOD_CSV = BAD_CSV.replace("dos", "2")
+
+
+def upload(client, championship, text: str, language: str = "en"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    file = SimpleUploadedFile("equipos.csv", text.encode("utf-8"), content_type="text/csv")
+    return client.post(
+        reverse("organiser:teams_import", args=[championship.slug]),
+        {"file": file},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+
+def test_import_a_bad_csv_then_a_good_one(client, organiser, registration):
+    client.force_login(organiser)
+    response = upload(client, registration, BAD_CSV)
+    assert response.status_code == 200
+    report = response.context["import_errors"]
+    assert [(error.row, error.column) for error in report] == [(4, "seed")]
+    html = response.content.decode()
+    assert "nothing was imported" in html
+    assert str(report[0].message) in html
+    assert registration.teams.count() == 0
+
+    response = upload(client, registration, GOOD_CSV)
+    assert response.status_code == 302
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "2 teams imported." in page
+    assert sorted(registration.teams.values_list("name", flat=True)) == ["Las Flores", "Los Anchos"]
+
+
+def test_the_import_report_speaks_spanish(client, organiser, registration):
+    client.force_login(organiser)
+    html = upload(client, registration, BAD_CSV, language="es").content.decode()
+    assert "nada se ha importado" in html
+    assert registration.teams.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "header"),
+    [
+        ("standings", "stage,group,rank,position,team"),
+        ("matches", "match,stage,round,group,bracket,table"),
+        ("hands", "match,team_a,team_b,game,hand"),
+    ],
+)
+def test_download_each_csv(client, setup, organiser, play_match, kind, header):
+    match = setup["match"]
+    play_match(match, match.team_a)
+    services.match_assign(match=setup["match"], table="Mesa 1")
+    client.force_login(organiser)
+    response = client.get(reverse("organiser:export", args=[setup["championship"].slug, kind]))
+    assert response.status_code == 200
+    assert response.streaming
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert f'filename="{setup["championship"].slug}-{kind}.csv"' in response["Content-Disposition"]
+    text = b"".join(response.streaming_content).decode("utf-8")
+    assert text.startswith("\ufeff" + header)
+    lines = text.strip().splitlines()
+    assert len(lines) > 1
+    assert match.team_a.name in text
+
+
+def test_an_unknown_export_is_404(client, setup, organiser):
+    client.force_login(organiser)
+    url = reverse("organiser:export", args=[setup["championship"].slug, "passwords"])
+    assert client.get(url).status_code == 404

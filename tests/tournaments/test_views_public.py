@@ -1,0 +1,235 @@
+"""Public championship pages: detail, standings, bracket, rounds and matches, in 3 languages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.tournaments.factories import ChampionshipFactory, TeamFactory
+from tournaments import selectors, services
+from tournaments.models import Championship, Match, Stage
+
+
+def html_of(response) -> str:
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.fixture
+def running(db):
+    return ChampionshipFactory(
+        name="Copa Rosario",
+        status=Championship.Status.RUNNING,
+        tiebreaks=["points", "chico_diff", "tantos_diff", "lots"],
+    )
+
+
+def round_robin_played(championship, count, play_match):
+    """A round robin of ``count`` teams whose first round is played: better seeds win."""
+    teams = [TeamFactory(championship=championship) for _ in range(count)]
+    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
+    for match in services.round_generate(stage=stage):
+        if not match.is_bye:
+            a, b = match.team_a, match.team_b
+            play_match(match, a if a.seed < b.seed else b)
+    return stage, teams
+
+
+def test_the_home_page_links_to_the_championship(client, running):
+    html = html_of(client.get("/"))
+    assert reverse("tournaments:championship", args=[running.slug]) in html
+
+
+def test_championship_page_shows_rules_stages_and_teams(client, running, play_match):
+    stage, teams = round_robin_played(running, 4, play_match)
+    html = html_of(
+        client.get(
+            reverse("tournaments:championship", args=[running.slug]), HTTP_ACCEPT_LANGUAGE="en"
+        )
+    )
+    assert "Argentine truco without flor, teams of 2." in html
+    assert "A match is won by the first team to win two games of 30 points." in html
+    assert stage.name in html
+    for team in teams:
+        assert team.name in html
+        for membership in team.memberships.all():
+            assert membership.player.name in html
+
+
+def test_a_draft_is_not_public(client, db):
+    draft = ChampionshipFactory(status=Championship.Status.DRAFT)
+    assert client.get(reverse("tournaments:championship", args=[draft.slug])).status_code == 404
+
+
+def test_standings_in_rank_order_with_tiebreak_columns(client, running, play_match):
+    stage, _teams = round_robin_played(running, 4, play_match)
+    url = reverse("tournaments:standings", args=[running.slug, stage.pk])
+    html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    lines = selectors.stage_standings(stage=stage)
+    positions = [html.index(f"<td>{line.team.name}</td>") for line in lines]
+    assert positions == sorted(positions)
+    # The winners of round one are ranked above the losers.
+    assert {line.team.pk for line in lines[:2]} == set(
+        stage.matches.values_list("winner_id", flat=True)
+    )
+    for abbr, name in [
+        ("Pts", "Match points"),
+        ("ChD", "Chico difference"),
+        ("TD", "Tantos difference"),
+        ("Lot", "Drawing of lots"),
+    ]:
+        assert f'<abbr title="{name}">{abbr}</abbr>' in html
+        assert f"<dt>{abbr}</dt><dd>{name}</dd>" in html
+    assert "Buchholz" not in html  # not in this championship's chain
+
+
+def test_standings_per_group(client, running):
+    teams = [TeamFactory(championship=running) for _ in range(6)]
+    stage = services.stage_create(
+        championship=running,
+        format=Stage.Format.GROUPS_KNOCKOUT,
+        settings={"group_count": 2, "advance": 1},
+    )
+    services.round_generate(stage=stage)
+    html = html_of(
+        client.get(
+            reverse("tournaments:standings", args=[running.slug, stage.pk]),
+            HTTP_ACCEPT_LANGUAGE="es",
+        )
+    )
+    assert "Grupo A" in html and "Grupo B" in html
+    for team in teams:
+        assert html.count(f"<td>{team.name}</td>") == 1
+
+
+@pytest.mark.parametrize("count", [4, 40])
+def test_standings_query_count_does_not_grow_with_teams(
+    client, running, count, django_assert_max_num_queries
+):
+    teams = [TeamFactory(championship=running) for _ in range(count)]
+    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
+    for match in services.round_generate(stage=stage):
+        services.match_walkover(match=match, winner=match.team_a, reason="no show")
+    url = reverse("tournaments:standings", args=[running.slug, stage.pk])
+    client.get(url)  # the snapshot is refreshed on commit; read it like any visitor
+    with django_assert_max_num_queries(8):
+        html = html_of(client.get(url))
+    assert all(team.name in html for team in teams)
+
+
+def test_match_page_shows_games_and_hands(client, running, play_match):
+    teams = [TeamFactory(championship=running) for _ in range(2)]
+    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
+    (match,) = services.round_generate(stage=stage)
+    play_match(match, teams[1])
+    match = selectors.match_detail(pk=match.pk)
+    html = html_of(
+        client.get(
+            reverse("tournaments:match", args=[running.slug, match.pk]), HTTP_ACCEPT_LANGUAGE="en"
+        )
+    )
+    assert 'http-equiv="refresh"' not in html  # finished: nothing to follow
+    assert "Chicos" in html and "Hands" in html
+    games = list(match.games.all())
+    assert len(games) == 3
+    for game in games:
+        assert f'<td class="num">{game.score_a}</td>' in html
+    hands = list(match.hands.all())
+    assert html.count("Game over") == len(hands)
+    assert f"{match.chicos_a} – {match.chicos_b}" in html
+    assert f"Winner: {teams[1].name}" in html
+
+
+def test_a_match_in_play_refreshes_itself(client, running, referee):
+    from tests.tournaments.conftest import chico_hand
+
+    TeamFactory(championship=running)
+    TeamFactory(championship=running)
+    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
+    (match,) = services.round_generate(stage=stage)
+    services.match_start(match=match)
+    services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=referee)
+    html = html_of(
+        client.get(
+            reverse("tournaments:match", args=[running.slug, match.pk]), HTTP_ACCEPT_LANGUAGE="ca"
+        )
+    )
+    assert '<meta http-equiv="refresh" content="30">' in html
+    assert "Mans" in html
+
+
+def test_a_match_of_another_championship_is_404(client, running):
+    other = ChampionshipFactory(status=Championship.Status.RUNNING)
+    TeamFactory(championship=other)
+    TeamFactory(championship=other)
+    stage = services.stage_create(championship=other, format=Stage.Format.ROUND_ROBIN)
+    (match,) = services.round_generate(stage=stage)
+    url = reverse("tournaments:match", args=[running.slug, match.pk])
+    assert client.get(url).status_code == 404
+
+
+def test_round_page_lists_its_matches(client, running, play_match):
+    stage, _teams = round_robin_played(running, 4, play_match)
+    html = html_of(
+        client.get(
+            reverse("tournaments:round", args=[running.slug, stage.pk, 1]),
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+    )
+    for match in stage.matches.all():
+        assert reverse("tournaments:match", args=[running.slug, match.pk]) in html
+        assert match.team_a.name in html and match.team_b.name in html
+
+
+def test_bracket_page_shows_rounds_as_columns(client, running, play_match):
+    teams = [TeamFactory(championship=running) for _ in range(4)]
+    stage = services.stage_create(championship=running, format=Stage.Format.SINGLE_ELIMINATION)
+    semis = services.round_generate(stage=stage)
+    for match in semis:
+        play_match(match, match.team_a if match.team_a.seed < match.team_b.seed else match.team_b)
+    url = reverse("tournaments:bracket", args=[running.slug, stage.pk])
+    html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    assert html.count('class="bracket__column"') == 2
+    assert html.index("Semi-finals") < html.index("Final<")
+    # The two favourites reached the final, shown as its (undecided) match.
+    final = stage.matches.get(bracket_id="W2-1")
+    assert {final.team_a, final.team_b} == {teams[0], teams[1]}
+    assert reverse("tournaments:match", args=[running.slug, final.pk]) in html
+    assert html.count("bracket__team--winner") == 2
+    play_match(final, teams[1])
+    html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    assert f"Champion: {teams[1].name}" in html
+
+
+def test_a_round_robin_has_no_bracket(client, running, play_match):
+    stage, _teams = round_robin_played(running, 2, play_match)
+    assert (
+        client.get(reverse("tournaments:bracket", args=[running.slug, stage.pk])).status_code == 404
+    )
+
+
+LANGUAGES = {
+    "es": ("Clasificación", "Equipo", "Desempate"),
+    "ca": ("Classificació", "Equip", "Desempat"),
+    "en": ("Standings", "Team", "Tie-breaks"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pages_answer_in_each_language(client, running, play_match, language):
+    stage, _teams = round_robin_played(running, 2, play_match)
+    match = stage.matches.get()
+    pages = {
+        "standings": reverse("tournaments:standings", args=[running.slug, stage.pk]),
+        "detail": reverse("tournaments:championship", args=[running.slug]),
+        "match": reverse("tournaments:match", args=[running.slug, match.pk]),
+    }
+    heading, team, tiebreaks = LANGUAGES[language]
+    html = html_of(client.get(pages["standings"], HTTP_ACCEPT_LANGUAGE=language))
+    assert f'<html lang="{language}">' in html
+    assert heading in html and team in html and tiebreaks in html
+    for url in pages.values():
+        assert f'<html lang="{language}">' in html_of(
+            client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        )
+    assert Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).exists()

@@ -1,0 +1,472 @@
+"""Forms of the organiser pages. They only shape input: every rule is checked by a service.
+
+A form turns the fields into the keyword arguments of a service (``service_kwargs``);
+the view calls the service and puts a ``TournamentError`` back on the form with
+:func:`add_service_error`, on the field it names when there is one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import PRESETS, RuleSet
+from tournaments import selectors_pages
+from tournaments.models import Championship, Match, Stage, Team
+
+PRESET_CHOICES = [
+    ("argentine", _("Argentine truco without flor")),
+    ("argentine_flor", _("Argentine truco with flor")),
+    ("trucardo", _("Trucardo")),
+    ("catalan", _("Catalan truc")),
+]
+
+_YES_NO = [("true", _("Yes")), ("false", _("No"))]
+
+# Every option of RULES.md "Presets and options": label, choices, and how to read a value.
+RULE_OPTIONS: dict[str, dict[str, Any]] = {
+    "target": {
+        "label": _("Points per game"),
+        "choices": [(12, "12"), (15, "15"), (30, "30")],
+        "coerce": int,
+    },
+    "best_of": {
+        "label": _("Games per match"),
+        "choices": [(1, _("A single game")), (3, _("Best of three games"))],
+        "coerce": int,
+    },
+    "flor": {"label": _("Flor"), "choices": _YES_NO, "coerce": "bool"},
+    "hierarchy": {
+        "label": _("Card hierarchy"),
+        "choices": [("traditional", _("Traditional")), ("inverse", _("Inverse"))],
+        "coerce": str,
+    },
+    "envido_max_calls": {
+        "label": _("Envido calls allowed in a chain"),
+        "choices": [(2, "2"), (3, "3"), (4, "4")],
+        "coerce": int,
+    },
+    "falta_envido": {
+        "label": _("Value of the falta envido"),
+        "choices": [
+            ("leader_to_target", _("What the leader needs to win the game")),
+            ("rival_to_half", _("What the losing side needs to reach 15 or 30")),
+            ("leader_to_half", _("What the leader needs to reach 15 or 30")),
+            ("whole_chico", _("The whole game")),
+        ],
+        "coerce": str,
+    },
+    "mazo_envido_point": {
+        "label": _("One more point for going to the mazo at the start"),
+        "choices": _YES_NO,
+        "coerce": "bool",
+    },
+    "contraflor_al_resto": {
+        "label": _("Value of the contraflor al resto"),
+        "choices": [
+            ("resto_plus_flores", _("The rest of the game plus the flores")),
+            ("whole_chico", _("The whole game")),
+        ],
+        "coerce": str,
+    },
+    "pica_pica": {
+        "label": _("Pica-pica (6 and 8 players)"),
+        "choices": _YES_NO,
+        "coerce": "bool",
+    },
+    "pica_pica_until": {
+        "label": _("Pica-pica until a side reaches"),
+        "choices": [(25, "25"), (15, "15")],
+        "coerce": int,
+    },
+    "gallo": {
+        "label": _("Gallo (3 players)"),
+        "choices": [("por_turno", _("By turn")), ("fijo", _("Fixed"))],
+        "coerce": str,
+    },
+    "mestre_penalty": {
+        "label": _("Penalty of the mestre"),
+        "choices": [
+            ("to_opponent", _("Points to the opponent")),
+            ("from_mestre", _("Points taken from the mestre")),
+        ],
+        "coerce": str,
+    },
+}
+_CATALAN_OPTIONS = ("target", "best_of", "mestre_penalty")
+_ARGENTINE_OPTIONS = tuple(key for key in RULE_OPTIONS if key != "mestre_penalty")
+
+
+def _coerce(kind: Any) -> Any:
+    if kind == "bool":
+        return lambda value: value == "true"
+    return kind
+
+
+def _initial(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def options_for(preset: str) -> tuple[str, ...]:
+    """The rule options an organiser may set for ``preset`` (RULES.md table)."""
+    return _CATALAN_OPTIONS if PRESETS[preset].is_catalan else _ARGENTINE_OPTIONS
+
+
+def add_service_error(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's error on ``form``: on the option it names, else above the form."""
+    params = getattr(error, "params", None) or {}
+    field = params.get("option") if isinstance(params, dict) else None
+    if field in form.fields:
+        form.add_error(field, error.messages)
+    else:
+        form.add_error(None, error.messages)
+
+
+class TieBreakChainMixin:
+    """Fields ``tiebreak_1``... picking the tie-break chain in order (blank ends it)."""
+
+    def add_tiebreak_fields(self, chain: list[str]) -> None:
+        choices = [("", "—"), *selectors_pages.tiebreak_choices()]
+        for index in range(len(choices) - 1):
+            self.fields[f"tiebreak_{index + 1}"] = forms.ChoiceField(
+                label=_("Tie-break %(number)s") % {"number": index + 1},
+                choices=choices,
+                required=False,
+                initial=chain[index] if index < len(chain) else "",
+            )
+
+    def _bound(self, names: Any) -> list[Any]:
+        return [self[name] for name in names if name in self.fields]
+
+    def tiebreak_field_names(self) -> list[str]:
+        return [name for name in self.fields if name.startswith("tiebreak_")]
+
+    def tiebreak_chain(self) -> list[str]:
+        """The chosen keys in order; blanks are skipped (the service checks the chain)."""
+        values = [self.cleaned_data.get(name) for name in self.tiebreak_field_names()]
+        return [value for value in values if value]
+
+
+class RulesMixin(TieBreakChainMixin):
+    """The preset select and the options of its family, initially the preset's defaults."""
+
+    def add_rule_fields(self, preset: str, current: RuleSet | None = None) -> None:
+        defaults = current or PRESETS[preset]
+        self.preset = preset
+        self.fields["preset"] = forms.ChoiceField(
+            label=_("Rules"), choices=PRESET_CHOICES, initial=preset
+        )
+        for key in options_for(preset):
+            spec = RULE_OPTIONS[key]
+            self.fields[key] = forms.TypedChoiceField(
+                label=spec["label"],
+                choices=spec["choices"],
+                coerce=_coerce(spec["coerce"]),
+                initial=_initial(getattr(defaults, key)),
+                required=False,
+            )
+
+    def rule_field_names(self) -> list[str]:
+        return [key for key in RULE_OPTIONS if key in self.fields]
+
+    def rules_fieldsets(self) -> list[tuple[Any, list[Any]]]:
+        return [
+            (_("Rules"), self._bound(["preset", *self.rule_field_names()])),
+            (_("Tie-breaks, in order"), self._bound(self.tiebreak_field_names())),
+        ]
+
+    def rule_options(self) -> dict[str, Any]:
+        """The options that differ from the preset's defaults (what the rules store)."""
+        preset = self.cleaned_data["preset"]
+        defaults = PRESETS[preset]
+        options = {}
+        for key in self.rule_field_names():
+            value = self.cleaned_data.get(key)
+            if value in (None, ""):
+                continue
+            if value != getattr(defaults, key):
+                options[key] = value
+        return options
+
+
+def _preset_from(data: Any, initial: str) -> str:
+    preset = data.get("preset") if data is not None else None
+    return preset if preset in PRESETS else initial
+
+
+class ChampionshipCreateForm(RulesMixin, forms.Form):
+    """A new championship: details, a preset and its options, the tie-break chain."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(
+        label=_("Short name (in the address)"),
+        max_length=100,
+        required=False,
+        help_text=_("Letters, digits and hyphens. Empty: made from the name."),
+    )
+    start_date = forms.DateField(
+        label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    team_size = forms.TypedChoiceField(
+        label=_("Players per team"),
+        choices=[(1, "1"), (2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+    )
+
+    def __init__(self, *args: Any, preset: str = "argentine", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_rule_fields(_preset_from(self.data if self.is_bound else None, preset))
+        self.add_tiebreak_fields(list(selectors_pages.default_tiebreaks()))
+
+    def fieldsets(self) -> list[tuple[Any, list[Any]]]:
+        details = ["name", "slug", "start_date", "end_date", "venue", "team_size"]
+        return [(_("Details"), self._bound(details)), *self.rules_fieldsets()]
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data.get("slug") or slugify(self.data.get("name", ""))[:100]
+        if not slug:
+            raise ValidationError(_("Give a short name made of letters and digits."))
+        if selectors_pages.slug_taken(slug):
+            raise ValidationError(_("Another championship already uses this short name."))
+        return slug
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, end = cleaned.get("start_date"), cleaned.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("A championship cannot end before it starts."))
+        return cleaned
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "slug": data["slug"],
+            "start_date": data["start_date"],
+            "end_date": data.get("end_date"),
+            "venue": data.get("venue", ""),
+            "team_size": data["team_size"],
+            "preset": data["preset"],
+            "options": self.rule_options(),
+            "tiebreaks": self.tiebreak_chain(),
+        }
+
+
+class ChampionshipRulesForm(RulesMixin, forms.Form):
+    """Change the rules and tie-breaks of a championship (until hands are recorded)."""
+
+    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = selectors_pages.rule_set(championship)
+        preset = _preset_from(self.data if self.is_bound else None, current.preset)
+        self.add_rule_fields(preset, current if preset == current.preset else None)
+        self.add_tiebreak_fields(list(championship.tiebreaks))
+
+    def fieldsets(self) -> list[tuple[Any, list[Any]]]:
+        return self.rules_fieldsets()
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {
+            "preset": self.cleaned_data["preset"],
+            "options": self.rule_options(),
+            "tiebreaks": self.tiebreak_chain(),
+        }
+
+
+class TeamForm(forms.Form):
+    """A team and its players, as many as the championship plays with."""
+
+    name = forms.CharField(label=_("Team name"), max_length=200)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    club = forms.CharField(label=_("Club or city"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.size = championship.team_size
+        for index in range(1, self.size + 1):
+            self.fields[f"player_{index}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": index}, max_length=200
+            )
+        self.needs_captain = championship.is_catalan and self.size > 1
+        if self.needs_captain:
+            self.fields["captain"] = forms.TypedChoiceField(
+                label=_("Cap de colla"),
+                choices=[
+                    (index, _("Player %(number)s") % {"number": index})
+                    for index in range(1, self.size + 1)
+                ],
+                coerce=int,
+                initial=1,
+            )
+
+    def player_field_names(self) -> list[str]:
+        return [f"player_{index}" for index in range(1, self.size + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        names = [cleaned.get(name, "").strip() for name in self.player_field_names()]
+        seen: set[str] = set()
+        for field, name in zip(self.player_field_names(), names, strict=True):
+            if name and name.casefold() in seen:
+                self.add_error(field, _("This player is already in the team."))
+            seen.add(name.casefold())
+        return cleaned
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        players = [data[name].strip() for name in self.player_field_names()]
+        captain = players[data["captain"] - 1] if self.needs_captain else None
+        return {
+            "name": data["name"],
+            "seed": data.get("seed"),
+            "club": data.get("club", ""),
+            "players": players,
+            "captain": captain,
+        }
+
+
+class TeamImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file of teams"),
+        help_text=_("UTF-8, one team per row; see the format in the documentation."),
+    )
+
+
+# The formats an organiser picks from: (choice, model format, fixed settings).
+STAGE_FORMATS: list[tuple[str, Any, str, dict[str, Any]]] = [
+    ("round_robin", _("Round robin, single"), Stage.Format.ROUND_ROBIN, {"cycles": 1}),
+    ("round_robin_double", _("Round robin, double"), Stage.Format.ROUND_ROBIN, {"cycles": 2}),
+    ("swiss", _("Swiss"), Stage.Format.SWISS, {}),
+    ("single_elimination", _("Single elimination"), Stage.Format.SINGLE_ELIMINATION, {}),
+    (
+        "double_elimination",
+        _("Double elimination, with a reset final"),
+        Stage.Format.DOUBLE_ELIMINATION,
+        {"reset": True},
+    ),
+    (
+        "double_elimination_no_reset",
+        _("Double elimination, without a reset final"),
+        Stage.Format.DOUBLE_ELIMINATION,
+        {"reset": False},
+    ),
+    ("groups_knockout", _("Groups then knockout"), Stage.Format.GROUPS_KNOCKOUT, {}),
+]
+
+
+class StageForm(TieBreakChainMixin, forms.Form):
+    """A new stage: its format and the format's numbers, its teams, the tie-break chain."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=200,
+        required=False,
+        help_text=_("Empty: the name of the format."),
+    )
+    format = forms.ChoiceField(
+        label=_("Format"), choices=[(key, label) for key, label, _f, _s in STAGE_FORMATS]
+    )
+    rounds = forms.IntegerField(
+        label=_("Number of rounds (Swiss)"), min_value=1, max_value=50, initial=5
+    )
+    group_count = forms.IntegerField(
+        label=_("Number of groups"), min_value=1, max_value=64, initial=2
+    )
+    advance = forms.IntegerField(
+        label=_("Teams advancing from each group (K)"), min_value=1, max_value=64, initial=2
+    )
+    third_place = forms.BooleanField(label=_("Third-place match"), required=False)
+    teams = forms.ModelMultipleChoiceField(
+        label=_("Teams"), queryset=Team.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["teams"].queryset = championship.teams.all()
+        self.fields["teams"].initial = list(championship.teams.values_list("pk", flat=True))
+        self.add_tiebreak_fields(list(championship.tiebreaks))
+        # Only the chosen format's numbers matter; the others keep their defaults.
+        for name in ("rounds", "group_count", "advance"):
+            self.fields[name].required = False
+
+    def fieldsets(self) -> list[tuple[Any, list[Any]]]:
+        stage = ["name", "format", "rounds", "group_count", "advance", "third_place"]
+        return [
+            (_("Stage"), self._bound(stage)),
+            (_("Teams"), self._bound(["teams"])),
+            (_("Tie-breaks, in order"), self._bound(self.tiebreak_field_names())),
+        ]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        _key, _label, fmt, settings = next(f for f in STAGE_FORMATS if f[0] == data["format"])
+        settings = dict(settings)
+        if fmt == Stage.Format.SWISS:
+            settings["rounds"] = data.get("rounds") or 5
+        elif fmt == Stage.Format.SINGLE_ELIMINATION:
+            settings["third_place"] = data["third_place"]
+        elif fmt == Stage.Format.GROUPS_KNOCKOUT:
+            settings["group_count"] = data.get("group_count") or 2
+            settings["advance"] = data.get("advance") or 2
+            settings["third_place"] = data["third_place"]
+        return {
+            "format": fmt,
+            "name": data.get("name", ""),
+            "settings": settings,
+            "teams": list(data["teams"]),
+        }
+
+
+class MatchAssignForm(forms.Form):
+    """Table, time and referee of one match (one form of the round's formset)."""
+
+    match = forms.IntegerField(widget=forms.HiddenInput)
+    table = forms.CharField(label=_("Table"), max_length=50, required=False)
+    scheduled_at = forms.DateTimeField(
+        label=_("Time"),
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    referee = forms.ModelChoiceField(label=_("Referee"), queryset=None, required=False)
+
+    def __init__(self, *args: Any, referees: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["referee"].queryset = referees
+
+
+MatchAssignFormSet = forms.formset_factory(MatchAssignForm, extra=0)
+
+
+class WalkoverForm(forms.Form):
+    """A match decided without play: who wins, why, and whether it is a forfeit."""
+
+    winner = forms.TypedChoiceField(label=_("Winner"), choices=(), coerce=int)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+    forfeit = forms.BooleanField(
+        label=_("Forfeit (the other team gave up during the match)"), required=False
+    )
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.fields["winner"].choices = [
+            (match.team_a_id, match.team_a.name),
+            (match.team_b_id, match.team_b.name if match.team_b else ""),
+        ]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        winner = self.match.team_a if data["winner"] == self.match.team_a_id else self.match.team_b
+        return {"winner": winner, "reason": data["reason"], "forfeit": data["forfeit"]}

@@ -1,0 +1,413 @@
+"""Organiser pages: set up a championship, its teams and stages, and run its rounds.
+
+Every view needs a login and finds its championship through
+``selectors_pages.championship_for_organiser``: a user who does not organise it gets a
+404, exactly as if it did not exist. Writes go through ``tournaments.services``; a
+``TournamentError`` is shown on the form (or as a message) and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    StreamingHttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from tournaments import exports, imports, selectors, selectors_pages, services
+from tournaments.forms import (
+    PRESET_CHOICES,
+    ChampionshipCreateForm,
+    ChampionshipRulesForm,
+    MatchAssignFormSet,
+    StageForm,
+    TeamForm,
+    TeamImportForm,
+    WalkoverForm,
+    add_service_error,
+)
+from tournaments.models import Championship, Match
+
+_STATUS_ORDER = [status.value for status in Championship.Status]
+_OPEN_ENTRIES = (Championship.Status.DRAFT, Championship.Status.REGISTRATION)
+
+
+def _championship(request: HttpRequest, slug: str) -> Championship:
+    return selectors_pages.championship_for_organiser(user=request.user, slug=slug)
+
+
+def _post_only(request: HttpRequest) -> HttpResponse | None:
+    # Checked after the access check, so a stranger gets the same 404 for any method.
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    return None
+
+
+def _status_moves(championship: Championship) -> list[tuple[str, str]]:
+    """The statuses a championship may move to (one step on, or one back)."""
+    index = _STATUS_ORDER.index(championship.status)
+    moves = []
+    for target in (index + 1, index - 1):
+        if 0 <= target < len(_STATUS_ORDER):
+            status = Championship.Status(_STATUS_ORDER[target])
+            moves.append((status.value, status.label))
+    return moves
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """My championships."""
+    championships = selectors_pages.championships_for_organiser(user=request.user)
+    return render(request, "organiser/dashboard.html", {"championships": championships})
+
+
+@login_required
+def championship_create(request: HttpRequest) -> HttpResponse:
+    """A new championship from a preset; ``?preset=`` loads that preset's defaults."""
+    preset = request.GET.get("preset", "argentine")
+    if request.method == "POST":
+        form = ChampionshipCreateForm(request.POST)
+        if form.is_valid():
+            try:
+                championship = services.championship_create(
+                    **form.service_kwargs(), organisers=[request.user]
+                )
+            except ValidationError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(
+                    request, _("Championship %(name)s created.") % {"name": championship.name}
+                )
+                return redirect("organiser:championship", slug=championship.slug)
+    else:
+        initial = {key: request.GET[key] for key in ("name", "slug", "venue") if key in request.GET}
+        form = ChampionshipCreateForm(preset=preset, initial=initial)
+    return render(
+        request,
+        "organiser/championship_form.html",
+        {"form": form, "presets": PRESET_CHOICES},
+    )
+
+
+@login_required
+def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
+    """One championship: details, status, rules, and links to teams and stages."""
+    championship = _championship(request, slug)
+    if request.method == "POST":
+        form = ChampionshipRulesForm(request.POST, championship=championship)
+        if form.is_valid():
+            try:
+                services.championship_update_rules(
+                    championship=championship, **form.service_kwargs()
+                )
+            except ValidationError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, _("Rules saved."))
+                return redirect("organiser:championship", slug=slug)
+    else:
+        form = ChampionshipRulesForm(championship=championship)
+    context = {
+        "championship": championship,
+        "form": form,
+        "status_moves": _status_moves(championship),
+        "rules_summary": selectors_pages.rules_summary(championship),
+        "stages": championship.stages.all(),
+        "team_count": championship.teams.count(),
+    }
+    return render(request, "organiser/championship.html", context)
+
+
+@login_required
+def championship_status(request: HttpRequest, slug: str) -> HttpResponse:
+    championship = _championship(request, slug)
+    if refused := _post_only(request):
+        return refused
+    try:
+        championship = services.championship_set_status(
+            championship=championship, status=request.POST.get("status", "")
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("The championship is now: %(status)s.")
+            % {"status": championship.get_status_display()},
+        )
+    return redirect("organiser:championship", slug=slug)
+
+
+# -- teams --------------------------------------------------------------------------------
+
+
+@login_required
+def teams(request: HttpRequest, slug: str) -> HttpResponse:
+    """The teams, the form adding one, and the CSV import."""
+    championship = _championship(request, slug)
+    if request.method == "POST":
+        form = TeamForm(request.POST, championship=championship)
+        if form.is_valid():
+            try:
+                team = services.team_create(championship=championship, **form.service_kwargs())
+            except ValidationError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, _("Team %(name)s added.") % {"name": team.name})
+                return redirect("organiser:teams", slug=slug)
+    else:
+        form = TeamForm(championship=championship)
+    return _teams_page(request, championship, form=form, import_form=TeamImportForm())
+
+
+def _teams_page(
+    request: HttpRequest,
+    championship: Championship,
+    *,
+    form: TeamForm,
+    import_form: TeamImportForm,
+    import_errors: list[Any] | None = None,
+) -> HttpResponse:
+    context = {
+        "championship": championship,
+        "teams": selectors.team_list(championship=championship),
+        "form": form,
+        "import_form": import_form,
+        "import_errors": import_errors or [],
+        "can_remove": championship.status in _OPEN_ENTRIES,
+    }
+    return render(request, "organiser/teams.html", context)
+
+
+@login_required
+def teams_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Import teams from a CSV upload: all rows or none, with a per-row error report."""
+    championship = _championship(request, slug)
+    if request.method != "POST":
+        return redirect("organiser:teams", slug=slug)
+    import_form = TeamImportForm(request.POST, request.FILES)
+    import_errors: list[Any] = []
+    if import_form.is_valid():
+        upload = import_form.cleaned_data["file"]
+        try:
+            created = imports.teams_import(championship=championship, file=upload)
+        except imports.ImportRowsError as error:
+            import_errors = list(error.rows)
+        except ValidationError as error:
+            import_form.add_error("file", error.messages)
+        else:
+            count = len(created)
+            messages.success(
+                request,
+                _("%(count)s teams imported.") % {"count": count},
+            )
+            return redirect("organiser:teams", slug=slug)
+    return _teams_page(
+        request,
+        championship,
+        form=TeamForm(championship=championship),
+        import_form=import_form,
+        import_errors=import_errors,
+    )
+
+
+@login_required
+def team_remove(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    championship = _championship(request, slug)
+    if refused := _post_only(request):
+        return refused
+    team = championship.teams.filter(pk=team_id).first()
+    if team is None:
+        raise Http404("No such team.")
+    if championship.status not in _OPEN_ENTRIES:
+        messages.error(request, _("Teams can only be removed while registration is open."))
+        return redirect("organiser:teams", slug=slug)
+    try:
+        services.team_remove(team=team)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Team %(name)s removed.") % {"name": team.name})
+    return redirect("organiser:teams", slug=slug)
+
+
+# -- stages, rounds and matches -------------------------------------------------------------
+
+
+@login_required
+def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new stage; a changed tie-break chain is saved on the championship with it."""
+    championship = _championship(request, slug)
+    if request.method == "POST":
+        form = StageForm(request.POST, championship=championship)
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    chain = form.tiebreak_chain()
+                    if chain != list(championship.tiebreaks):
+                        services.championship_update_rules(
+                            championship=championship,
+                            preset=selectors_pages.rule_set(championship).preset,
+                            options={k: v for k, v in _stored_options(championship).items()},
+                            tiebreaks=chain,
+                        )
+                    stage = services.stage_create(
+                        championship=championship, **form.service_kwargs()
+                    )
+            except ValidationError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, _("Stage %(name)s created.") % {"name": stage.name})
+                return redirect("organiser:stage", slug=slug, stage_id=stage.pk)
+    else:
+        form = StageForm(championship=championship)
+    return render(
+        request, "organiser/stage_form.html", {"championship": championship, "form": form}
+    )
+
+
+def _stored_options(championship: Championship) -> dict[str, Any]:
+    rules = championship.rules
+    if isinstance(rules, str):
+        return {}
+    return {key: value for key, value in rules.items() if key != "preset"}
+
+
+@login_required
+def stage_detail(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The stage's rounds and a table of its matches: teams, table, referee, status, score."""
+    championship = _championship(request, slug)
+    stage = selectors_pages.stage_of(championship=championship, stage_id=stage_id)
+    rounds = selectors.stage_rounds(stage=stage)
+    return render(
+        request,
+        "organiser/stage.html",
+        {"championship": championship, "stage": stage, "rounds": rounds},
+    )
+
+
+@login_required
+def round_generate(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    championship = _championship(request, slug)
+    if refused := _post_only(request):
+        return refused
+    stage = selectors_pages.stage_of(championship=championship, stage_id=stage_id)
+    try:
+        created = services.round_generate(stage=stage)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(count)s matches generated.") % {"count": len(created)})
+    return redirect("organiser:stage", slug=slug, stage_id=stage.pk)
+
+
+@login_required
+def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
+    """Tables, times and referees of a round's matches, in one formset."""
+    championship = _championship(request, slug)
+    stage = selectors_pages.stage_of(championship=championship, stage_id=stage_id)
+    round_ = selectors_pages.round_of(stage=stage, number=number)
+    matches = [m for m in selectors.round_matches(round=round_) if not m.is_bye]
+    by_id = {m.pk: m for m in matches}
+    referees = selectors_pages.referee_choices()
+    initial = [
+        {"match": m.pk, "table": m.table, "scheduled_at": m.scheduled_at, "referee": m.referee}
+        for m in matches
+    ]
+    kwargs = {"form_kwargs": {"referees": referees}, "initial": initial}
+    if request.method == "POST":
+        formset = MatchAssignFormSet(request.POST, **kwargs)
+        if formset.is_valid() and _assign(formset, by_id):
+            messages.success(request, _("Assignments saved."))
+            return redirect("organiser:stage", slug=slug, stage_id=stage.pk)
+    else:
+        formset = MatchAssignFormSet(**kwargs)
+    rows = [(form, by_id.get(form.initial.get("match"))) for form in formset]
+    return render(
+        request,
+        "organiser/round_assign.html",
+        {
+            "championship": championship,
+            "stage": stage,
+            "round": round_,
+            "formset": formset,
+            "rows": rows,
+        },
+    )
+
+
+def _assign(formset: Any, matches: dict[int, Match]) -> bool:
+    """Save every changed form through the service; all or nothing."""
+    try:
+        with transaction.atomic():
+            for form in formset:
+                if not form.has_changed():
+                    continue
+                match = matches.get(form.cleaned_data["match"])
+                if match is None:
+                    form.add_error(None, _("This match is not part of the round."))
+                    raise ValidationError("")
+                try:
+                    services.match_assign(
+                        match=match,
+                        table=form.cleaned_data["table"],
+                        scheduled_at=form.cleaned_data["scheduled_at"],
+                        referee=form.cleaned_data["referee"],
+                    )
+                except ValidationError as error:
+                    form.add_error(None, error.messages)
+                    raise
+    except ValidationError:
+        return False
+    return True
+
+
+@login_required
+def match_walkover(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Decide a match by walkover or forfeit, with its reason."""
+    championship = _championship(request, slug)
+    match = selectors_pages.match_of(championship=championship, match_id=match_id)
+    if request.method == "POST":
+        form = WalkoverForm(request.POST, match=match)
+        if form.is_valid():
+            try:
+                services.match_walkover(
+                    match=match, recorded_by=request.user, **form.service_kwargs()
+                )
+            except ValidationError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, _("Walkover recorded."))
+                return redirect("organiser:stage", slug=slug, stage_id=match.stage_id)
+    else:
+        form = WalkoverForm(match=match)
+    return render(
+        request,
+        "organiser/walkover.html",
+        {"championship": championship, "match": match, "form": form},
+    )
+
+
+@login_required
+def export_csv(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    """Download the standings, matches or hands as CSV (UTF-8 with BOM), streamed."""
+    championship = _championship(request, slug)
+    if kind not in exports.EXPORTS:
+        raise Http404("Unknown export.")
+    response = StreamingHttpResponse(
+        exports.export_csv(championship, kind), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{exports.filename(championship, kind)}"'
+    )
+    return response

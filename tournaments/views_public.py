@@ -1,0 +1,209 @@
+"""Public pages of a championship: detail, standings, bracket, rounds and matches.
+
+No login. Drafts are not public: their pages answer 404. Reads go through
+``tournaments.selectors`` (and ``selectors_pages``), whose prefetching keeps each page
+at a fixed number of queries whatever the number of teams.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments import selectors, selectors_pages
+from tournaments.formats import Section
+from tournaments.models import Match, Stage, Team
+
+HAND_STATUS = {
+    "complete": gettext_lazy("Played"),
+    "game_over": gettext_lazy("Game over"),
+    "void": gettext_lazy("Void"),
+    "redeal": gettext_lazy("Dealt again"),
+}
+
+
+def championship(request: HttpRequest, slug: str) -> HttpResponse:
+    """Rules in words, stages, teams with their players."""
+    found = selectors_pages.championship_public(slug=slug)
+    found = selectors.championship_detail(slug=found.slug)
+    return render(
+        request,
+        "tournaments/championship.html",
+        {
+            "championship": found,
+            "rules_summary": selectors_pages.rules_summary(found),
+            "stages": found.stages.all(),
+            "teams": found.teams.all(),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    title: str
+    lines: list[Any]
+
+
+def _metric(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """Rank, team, played, won, lost and the tie-break columns, per group when there are."""
+    found = selectors_pages.championship_public(slug=slug)
+    stage = selectors_pages.stage_of(championship=found, stage_id=stage_id)
+    columns = selectors_pages.tiebreak_columns(found)
+    groups = list(stage.groups.all())
+    tables = []
+    for group in groups or [None]:
+        lines = selectors.stage_standings(stage=stage, group=group)
+        rows = [
+            {
+                "line": line,
+                "values": [_metric(line.metrics.get(column.key)) for column in columns],
+            }
+            for line in lines
+        ]
+        tables.append(StandingsTable(title=str(group) if group else "", lines=rows))
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "championship": found,
+            "stage": stage,
+            "columns": columns,
+            "tables": tables,
+            "has_bracket": stage.is_bracket or "bracket" in stage.settings,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class BracketCell:
+    id: str
+    teams: list[tuple[str, bool]]  # (name, won) per slot
+    match: Match | None
+
+
+@dataclass(frozen=True)
+class BracketColumn:
+    title: str
+    cells: list[BracketCell]
+
+
+def _column_title(section: Section, number: int, last_winners_round: int, double: bool) -> str:
+    if section == Section.WINNERS:
+        if number == last_winners_round and not double:
+            return _("Final")
+        if number == last_winners_round - 1 and not double:
+            return _("Semi-finals")
+        return _("Round %(number)s") % {"number": number}
+    if section == Section.LOSERS:
+        return _("Losers' round %(number)s") % {"number": number}
+    if section == Section.FINAL:
+        return _("Grand final")
+    if section == Section.RESET:
+        return _("Reset final")
+    return _("Third place")
+
+
+def bracket_columns(view: selectors.BracketView) -> list[BracketColumn]:
+    """The bracket as columns of matches, winners' rounds first, then losers', finals."""
+    bracket = view.bracket
+    order = [Section.WINNERS, Section.LOSERS, Section.FINAL, Section.RESET, Section.THIRD_PLACE]
+    last_winners = max(
+        (m.round for m in bracket.matches.values() if m.section == Section.WINNERS), default=1
+    )
+    grouped: dict[tuple[int, int], list[BracketCell]] = {}
+    titles: dict[tuple[int, int], str] = {}
+    for slot in bracket.matches.values():
+        if slot.void:
+            continue
+        key = (order.index(slot.section), slot.round)
+        stored = view.matches.get(slot.id)
+        names = []
+        for team_id, empty in zip(slot.teams, slot.empty, strict=True):
+            team: Team | None = view.teams.get(team_id) if team_id is not None else None
+            if team is not None:
+                names.append((team.name, slot.winner == team_id))
+            elif empty:
+                names.append((_("bye"), False))
+            else:
+                names.append(("…", False))
+        grouped.setdefault(key, []).append(BracketCell(id=slot.id, teams=names, match=stored))
+        titles[key] = _column_title(slot.section, slot.round, last_winners, bracket.double)
+    return [BracketColumn(title=titles[key], cells=grouped[key]) for key in sorted(grouped)]
+
+
+def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The elimination bracket, rounds as columns (scrolls sideways on a phone)."""
+    found = selectors_pages.championship_public(slug=slug)
+    stage = selectors_pages.stage_of(championship=found, stage_id=stage_id)
+    if not (stage.is_bracket or stage.format == Stage.Format.GROUPS_KNOCKOUT):
+        raise Http404("This stage has no bracket.")
+    view = selectors.stage_bracket(stage=stage)
+    champion = None
+    if view is not None and view.bracket.champion is not None:
+        champion = view.teams.get(view.bracket.champion)
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {
+            "championship": found,
+            "stage": stage,
+            "columns": bracket_columns(view) if view is not None else [],
+            "champion": champion,
+        },
+    )
+
+
+def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
+    """The matches of one round: teams, table, time, status and score."""
+    found = selectors_pages.championship_public(slug=slug)
+    stage = selectors_pages.stage_of(championship=found, stage_id=stage_id)
+    round_ = selectors_pages.round_of(stage=stage, number=number)
+    rounds = list(stage.rounds.values_list("number", "label"))
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "championship": found,
+            "stage": stage,
+            "round": round_,
+            "rounds": rounds,
+            "matches": selectors.round_matches(round=round_),
+        },
+    )
+
+
+def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match with its games and hands; reloads itself every 30 s while in play."""
+    found = selectors_pages.championship_public(slug=slug)
+    try:
+        shown = selectors.match_detail(pk=match_id)
+    except Match.DoesNotExist:
+        raise Http404("No such match.") from None
+    if shown.stage.championship_id != found.pk:
+        raise Http404("No such match.")
+    hands = [
+        {"hand": hand, "status": HAND_STATUS.get(hand.status, hand.status)}
+        for hand in shown.hands.all()
+    ]
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            "championship": found,
+            "match": shown,
+            "games": shown.games.all(),
+            "hands": hands,
+            "live": shown.status == Match.Status.IN_PROGRESS,
+        },
+    )
