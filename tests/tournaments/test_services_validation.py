@@ -156,3 +156,26 @@ def test_removing_a_team(championship, make_teams):
     with pytest.raises(TournamentError):
         services.team_remove(team=a)
     assert TeamFactory._meta.model.objects.filter(pk=a.pk).exists()
+
+
+def test_the_admin_shows_every_model(admin_client, championship, make_teams, play_match):
+    make_teams(championship, 2)
+    stage = services.stage_create(championship=championship, format="round_robin")
+    (match,) = services.round_generate(stage=stage)
+    play_match(match, match.team_a)
+    for model in (
+        "championship",
+        "team",
+        "player",
+        "stage",
+        "round",
+        "match",
+        "hand",
+        "standingssnapshot",
+    ):
+        assert admin_client.get(f"/admin/tournaments/{model}/").status_code == 200, model
+    page = admin_client.get(f"/admin/tournaments/match/{match.pk}/change/")
+    assert page.status_code == 200
+    assert match.team_a.name in page.content.decode()
+    assert admin_client.get(f"/admin/tournaments/round/{match.round_id}/change/").status_code == 200
+    assert admin_client.get(f"/admin/tournaments/team/{match.team_a_id}/change/").status_code == 200
