@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments import selectors, services
-from tournaments.models import Championship, Match, Stage
+from tournaments.models import Championship, Match, Stage, StandingsSnapshot
 
 
 def html_of(response) -> str:
@@ -102,19 +102,35 @@ def test_standings_per_group(client, running):
         assert html.count(f"<td>{team.name}</td>") == 1
 
 
-@pytest.mark.parametrize("count", [4, 40])
-def test_standings_query_count_does_not_grow_with_teams(
-    client, running, count, django_assert_max_num_queries
-):
-    teams = [TeamFactory(championship=running) for _ in range(count)]
-    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
+STANDINGS_MAX_QUERIES = 8
+
+
+def standings_page_of(client, count: int, *, snapshot: bool):
+    """A round robin of ``count`` teams with round one decided; its standings URL."""
+    championship = ChampionshipFactory(status=Championship.Status.RUNNING)
+    teams = [TeamFactory(championship=championship) for _ in range(count)]
+    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
     for match in services.round_generate(stage=stage):
         services.match_walkover(match=match, winner=match.team_a, reason="no show")
-    url = reverse("tournaments:standings", args=[running.slug, stage.pk])
-    client.get(url)  # the snapshot is refreshed on commit; read it like any visitor
-    with django_assert_max_num_queries(8):
-        html = html_of(client.get(url))
-    assert all(team.name in html for team in teams)
+    if snapshot:  # what the Celery task stores after each result
+        services.standings_refresh(stage=stage)
+    else:
+        StandingsSnapshot.objects.filter(stage=stage).delete()
+    return reverse("tournaments:standings", args=[championship.slug, stage.pk]), teams
+
+
+@pytest.mark.parametrize("snapshot", [True, False], ids=["snapshot", "computed"])
+def test_standings_query_count_is_the_same_for_4_and_40_teams(
+    client, db, snapshot, django_assert_max_num_queries
+):
+    counts = {}
+    for size in (4, 40):
+        url, teams = standings_page_of(client, size, snapshot=snapshot)
+        with django_assert_max_num_queries(STANDINGS_MAX_QUERIES) as captured:
+            html = html_of(client.get(url))
+        counts[size] = len(captured)
+        assert all(f"<td>{team.name}</td>" in html for team in teams)
+    assert counts[4] == counts[40]
 
 
 def test_match_page_shows_games_and_hands(client, running, play_match):
