@@ -258,7 +258,7 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
                         services.championship_update_rules(
                             championship=championship,
                             preset=selectors_pages.rule_set(championship).preset,
-                            options={k: v for k, v in _stored_options(championship).items()},
+                            options=_stored_options(championship),
                             tiebreaks=chain,
                         )
                     stage = services.stage_create(

@@ -100,7 +100,9 @@ class BracketColumn:
 
 def _column_title(section: Section, number: int, last_winners_round: int, double: bool) -> str:
     if section == Section.WINNERS:
-        if number == last_winners_round and not double:
+        if number == last_winners_round and double:
+            return _("Winners' final")
+        if number == last_winners_round:
             return _("Final")
         if number == last_winners_round - 1 and not double:
             return _("Semi-finals")

@@ -149,7 +149,7 @@ def test_match_page_shows_games_and_hands(client, running, play_match):
     games = list(match.games.all())
     assert len(games) == 3
     for game in games:
-        assert f'<td class="num">{game.score_a}</td>' in html
+        assert f'<td class="num">{game.score_a} – {game.score_b}</td>' in html
     hands = list(match.hands.all())
     assert html.count("Game over") == len(hands)
     assert f"{match.chicos_a} – {match.chicos_b}" in html
