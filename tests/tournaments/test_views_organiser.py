@@ -686,3 +686,24 @@ def test_the_whole_organiser_flow(client, organiser):
     assert "Llegaron tarde" in downloads["matches"] and "Mesa 1" in downloads["matches"]
     assert len(downloads["standings"].strip().splitlines()) == 1 + 4
     assert len(downloads["hands"].strip().splitlines()) == 1  # no hand played yet: header
+
+
+def test_a_forfeit_keeps_the_hands_already_played(client, setup, organiser, referee):
+    from tests.tournaments.conftest import chico_hand
+
+    match: Match = setup["match"]
+    services.match_start(match=match)
+    services.hand_record(match=match, record=chico_hand(match, "B"), recorded_by=referee)
+    client.force_login(organiser)
+    url = reverse("organiser:walkover", args=[setup["championship"].slug, match.pk])
+    # Hands were recorded: a plain walkover is refused with the service's reason.
+    response = client.post(
+        url, {"winner": match.team_a_id, "reason": "Se fueron"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert "record a forfeit instead" in response.content.decode()
+    response = client.post(url, {"winner": match.team_a_id, "reason": "Se fueron", "forfeit": "on"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert (match.status, match.outcome) == (Match.Status.WALKOVER, Match.Outcome.FORFEIT)
+    assert match.hands.count() == 1
+    assert (match.chicos_a, match.chicos_b) == (2, 1)

@@ -249,3 +249,24 @@ def test_pages_answer_in_each_language(client, running, play_match, language):
             client.get(url, HTTP_ACCEPT_LANGUAGE=language)
         )
     assert Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).exists()
+
+
+def test_match_page_query_count_does_not_grow_with_hands(
+    client, running, referee, django_assert_max_num_queries
+):
+    """The page every spectator reloads each 30 s: a fixed number of queries."""
+    from tests.tournaments.conftest import chico_hand
+
+    TeamFactory(championship=running)
+    TeamFactory(championship=running)
+    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
+    (match,) = services.round_generate(stage=stage)
+    services.match_start(match=match)
+    url = reverse("tournaments:match", args=[running.slug, match.pk])
+    counts = []
+    for winner in ("A", "B"):
+        services.hand_record(match=match, record=chico_hand(match, winner), recorded_by=referee)
+        with django_assert_max_num_queries(10) as captured:
+            html_of(client.get(url))
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
