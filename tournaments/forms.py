@@ -133,7 +133,9 @@ class TieBreakChainMixin:
 
     def add_tiebreak_fields(self, chain: list[str]) -> None:
         choices = [("", "—"), *selectors_pages.tiebreak_choices()]
-        for index in range(len(choices) - 1):
+        # Room for the chain plus one more, at least six: a longer chain is never needed.
+        count = min(len(choices) - 1, max(len(chain) + 1, 6))
+        for index in range(count):
             self.fields[f"tiebreak_{index + 1}"] = forms.ChoiceField(
                 label=_("Tie-break %(number)s") % {"number": index + 1},
                 choices=choices,
@@ -158,7 +160,7 @@ class RulesMixin(TieBreakChainMixin):
 
     def add_rule_fields(self, preset: str, current: RuleSet | None = None) -> None:
         defaults = current or PRESETS[preset]
-        self.preset = preset
+        self.preset_name = preset
         self.fields["preset"] = forms.ChoiceField(
             label=_("Rules"), choices=PRESET_CHOICES, initial=preset
         )

@@ -31,6 +31,11 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
+def assert_fits(page) -> None:
+    """Nothing widens the page past the phone's screen: wide tables scroll in their box."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
+
+
 @pytest.fixture
 def browser(monkeypatch):
     if not CHROMIUM.exists():
@@ -90,6 +95,10 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(browser, 
         page.click("button:has-text('Add the team')")
         page.wait_for_selector(f"text=Team {name} added.")
     assert page.locator("#teams tbody tr").count() == 2
+    page.set_viewport_size(PHONE)  # organisers use a phone at the venue too
+    assert_fits(page)
+    page.screenshot(path=str(shots / "teams-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
 
     # A round robin stage, then its first round.
     page.click(".subnav >> text=New stage")
@@ -110,24 +119,24 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(browser, 
     phone.goto(f"{live_server.url}/")
     phone.click("text=Copa de la Amistad")
     assert "A match is won by the first team to win two games of 15 points." in phone.content()
+    assert_fits(phone)
     phone.screenshot(path=str(shots / "championship-phone.png"), full_page=True)
     phone.click("text=Standings")
     phone.wait_for_selector("table.standings")
     assert phone.locator("table.standings tbody tr").count() == 2
+    assert_fits(phone)
     phone.screenshot(path=str(shots / "standings-phone.png"), full_page=True)
     phone.click(".rounds >> text=Round 1")
     card = phone.locator(".match-card").first
     assert "Los Anchos" in card.inner_text() and "Las Flores" in card.inner_text()
+    assert_fits(phone)
     phone.screenshot(path=str(shots / "round-phone.png"), full_page=True)
     phone.click(".match-card__teams")
     phone.wait_for_url(f"**/matches/{match.pk}/")
     assert "No hand recorded yet." in phone.content()
     phone.screenshot(path=str(shots / "match-phone.png"), full_page=True)
 
-    # Nothing overflows the phone's width: wide tables scroll inside their own box.
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]
-
+    assert_fits(phone)
     page.goto(phone.url)
     page.screenshot(path=str(shots / "match-desktop.png"), full_page=True)
     page.goto(f"{live_server.url}/organiser/copa-de-la-amistad/stages/{match.stage_id}/")

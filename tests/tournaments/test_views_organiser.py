@@ -232,6 +232,7 @@ def test_the_form_starts_from_the_presets_defaults(client, organiser):
     client.force_login(organiser)
     trucardo = client.get(reverse("organiser:championship_create"), {"preset": "trucardo"})
     form = trucardo.context["form"]
+    assert '<option value="trucardo" selected>' in trucardo.content.decode()
     assert form["falta_envido"].value() == "rival_to_half"
     assert form["envido_max_calls"].value() == 3
     catalan = client.get(reverse("organiser:championship_create"), {"preset": "catalan"})
