@@ -1,16 +1,16 @@
 """Fixtures shared by the whole suite."""
 
-import datetime
 import os
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-import factory
 import pytest
+from django.db import connections
 
-from tournaments.models import Championship
+from config import celery_app
+from tests.tournaments.factories import ChampionshipFactory
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,21 +19,47 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 _INHERITED = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "TZ"}
 
 
-class ChampionshipFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Championship
-
-    name = factory.Sequence(lambda n: f"Championship {n}")
-    slug = factory.Sequence(lambda n: f"championship-{n}")
-    status = Championship.Status.REGISTRATION
-    start_date = datetime.date(2026, 4, 23)
-    venue = "Casal de Sant Andreu"
-
-
 @pytest.fixture
 def championship_factory(db) -> type[ChampionshipFactory]:
     """The factory of championships (factory_boy), with database access enabled."""
     return ChampionshipFactory
+
+
+@pytest.fixture(autouse=True)
+def celery_eager(request, monkeypatch) -> None:
+    """Run Celery tasks in-process, as without a broker, unless the test needs the broker.
+
+    Tests check what tasks do, not the transport: with ``CELERY_BROKER_URL`` set and no
+    worker running, queued tasks would otherwise never run (and pile up in Redis).
+    Tests marked ``celery_broker`` start their own worker and keep the real broker.
+    """
+    if request.node.get_closest_marker("celery_broker") is None:
+        monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
+        monkeypatch.setattr(celery_app.conf, "task_eager_propagates", True)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Leave no session open on a PostgreSQL test database before it is dropped.
+
+    The connection pool keeps idle connections open, and a thread that ends while holding a
+    pooled connection (the live server's request threads) never hands it back: either one
+    makes DROP DATABASE fail and leaves the test database behind.
+    """
+    yield
+    with django_db_blocker.unblock():
+        for connection in connections.all(initialized_only=True):
+            if connection.vendor != "postgresql":
+                continue
+            connection.close()
+            if connection.pool is not None:
+                connection.close_pool()
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = %s AND pid <> pg_backend_pid()",
+                    [connection.settings_dict["NAME"]],
+                )
 
 
 def _child_env(overrides: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -33,9 +33,9 @@ def test_beat_schedules_only_registered_tasks():
         assert entry["task"] in celery_app.tasks
 
 
-def test_task_runs_eagerly_in_process_without_a_broker(championship_factory, monkeypatch):
-    # Under CI a broker is configured; eager mode is what a broker-less install gets.
-    monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
+def test_task_runs_eagerly_in_process_without_a_broker(championship_factory):
+    # tests/conftest.py makes every test eager, as a broker-less install is.
+    assert celery_app.conf.task_always_eager is True
     ended = championship_factory(
         status=Championship.Status.RUNNING,
         start_date=PAST_START,
@@ -67,6 +67,7 @@ def _database_url_of_this_test() -> str:
     return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
 
 
+@pytest.mark.celery_broker
 @pytest.mark.django_db(transaction=True)  # committed rows, so the worker process sees them
 def test_task_runs_on_a_real_worker_through_the_broker(championship_factory, child_env):
     broker = os.environ.get("CELERY_BROKER_URL")
@@ -77,6 +78,7 @@ def test_task_runs_on_a_real_worker_through_the_broker(championship_factory, chi
     ):
         pytest.skip("the test database is SQLite in memory: a worker process cannot see it")
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
+    assert celery_app.conf.task_always_eager is False
 
     ended = championship_factory(
         status=Championship.Status.RUNNING,
