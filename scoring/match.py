@@ -37,7 +37,7 @@ from scoring.errors import EngineError
 from scoring.record import score_hand
 from scoring.rules import RuleSet
 
-__all__ = ["score_match"]
+__all__ = ["next_hand", "score_match", "subhand_record"]
 
 # Side-valued fields of hand events; in a gallo por turno hand they may name either pair
 # member's side (HAND_RECORD.md), so they are rewritten to the pair's side before scoring.
@@ -73,6 +73,71 @@ def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
     >>> score_match(rec)["hands"][0]["score"]
     {'A': 1, 'B': 0}
     """
+    table = _replay(record)
+    return {"hands": table.hand_results, "games": table.games, "winner": table.winner}
+
+
+def next_hand(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the next hand of a match is, for a referee about to record it.
+
+    ``record`` is a match record (its ``hands`` may be empty). Returns ``None`` once the
+    match is decided, else ``{"number", "game", "kind", "mano", "score", "record"}``:
+    the hand's 1-based number, the chico/joc it belongs to, ``"redondo"`` or
+    ``"pica_pica"``, its mano, the running score, and for a redondo the hand record to
+    feed :func:`scoring.record.hand_from_record` once its ``events`` are filled in (for
+    a pica-pica hand, build each pair's record with :func:`subhand_record`).
+
+    >>> rec = {"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...        "seats": ["ana", "beto"],
+    ...        "hands": [{"events": [{"trick": "A"}, {"trick": "A"}]}]}
+    >>> info = next_hand(rec)
+    >>> info["number"], info["mano"], info["score"], info["record"]["order"]
+    (2, 'beto', {'A': 1, 'B': 0}, ['beto', 'ana'])
+    """
+    table = _replay(record)
+    if table.winner is not None:
+        return None
+    order = table.order()
+    kind = table.expected_kind()
+    return {
+        "number": len(table.hand_results) + 1,
+        "game": len(table.games) + 1,
+        "kind": kind,
+        "mano": order[0],
+        "score": dict(table.score),
+        "record": table.hand_record({"events": []}, **table.redondo_fields(order))
+        if kind == "redondo"
+        else None,
+    }
+
+
+def subhand_record(
+    info: Mapping[str, Any], record: Mapping[str, Any], first: str, second: str
+) -> dict[str, Any]:
+    """The two-player hand record of one pica-pica pair, ``first`` being its mano.
+
+    ``info`` is what :func:`next_hand` returned for a pica-pica hand and ``record`` the
+    match record; the events are left empty for the referee to fill in.
+    """
+    teams = _teams(record.get("teams"))
+    side_of = {p: side for side, members in teams.items() for p in members}
+    if first not in side_of or second not in side_of or side_of[first] == side_of[second]:
+        raise _fail(
+            "pica_pica_invalid",
+            "Each pica-pica sub-hand names two opponents in 'order', its mano first.",
+        )
+    return {
+        "rules": record.get("rules"),
+        "teams": {side_of[first]: [first], side_of[second]: [second]},
+        "order": [first, second],
+        "score": dict(info["score"]),
+        "pica_pica": True,
+        "events": [],
+    }
+
+
+def _replay(record: Mapping[str, Any]) -> _Table:
+    """Play every hand of a match record, returning the table as it stands after them."""
     if not isinstance(record, Mapping):
         raise _fail("match_invalid", "The match record must be a JSON object.")
     rules_spec = record.get("rules")
@@ -101,7 +166,7 @@ def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
             table.play(hand, index)
         except EngineError as error:
             raise _with_hand(error, index) from None
-    return {"hands": table.hand_results, "games": table.games, "winner": table.winner}
+    return table
 
 
 def _teams(value: Any) -> dict[str, list[str]]:
@@ -175,10 +240,14 @@ class _Table:
             )
 
     # -- one hand -------------------------------------------------------------------
+    def order(self) -> list[str]:
+        """The next hand's playing order, its mano first."""
+        return self.seats[self.mano :] + self.seats[: self.mano]
+
     def play(self, hand: Mapping[str, Any], index: int) -> None:
-        order = self.seats[self.mano :] + self.seats[: self.mano]
+        order = self.order()
         before = dict(self.score)
-        kind = self._expected_kind()
+        kind = self.expected_kind()
         if "pica_pica" in hand and hand["pica_pica"] is not None:
             if kind != "pica_pica":
                 raise _fail(
@@ -196,10 +265,7 @@ class _Table:
                     hand=index,
                     number=index + 1,
                 )
-            if self.gallo_por_turno:
-                points, status = self._play_gallo_por_turno(hand, order)
-            else:
-                points, status = self._play_redondo(hand, order)
+            points, status = self._play_redondo(hand, order)
 
         if status not in ("void", "redeal"):
             self.mano = (self.mano + 1) % len(self.seats)
@@ -209,7 +275,7 @@ class _Table:
         if status == "game_over":
             self._close_chico(order, before)
 
-    def _expected_kind(self) -> str:
+    def expected_kind(self) -> str:
         if (
             self.rules.pica_pica
             and len(self.seats) in (6, 8)
@@ -220,7 +286,7 @@ class _Table:
             return "pica_pica"
         return "redondo"
 
-    def _hand_record(self, hand: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
+    def hand_record(self, hand: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
         record: dict[str, Any] = {"rules": self.rules_spec, "cards": hand.get("cards")}
         if record["cards"] is None:
             del record["cards"]
@@ -230,17 +296,56 @@ class _Table:
         record.update(fields)
         return record
 
-    def _play_redondo(self, hand: Mapping[str, Any], order: list[str]) -> tuple[dict, str]:
-        extra = {}
-        if len(self.seats) == 3:
+    def redondo_fields(self, order: list[str]) -> dict[str, Any]:
+        """The teams, order, score (and gallo) of the next redondo hand's record."""
+        if len(self.seats) != 3:
+            return {"teams": self.teams, "order": order, "score": dict(self.score)}
+        if not self.gallo_por_turno:
             gallo = next(p for members in self.teams.values() if len(members) == 1 for p in members)
-            self._check_gallo(hand, gallo)
-            extra["gallo"] = gallo
-        result = score_hand(
-            self._hand_record(hand, teams=self.teams, order=order, score=dict(self.score), **extra)
-        )
-        self.score = dict(result["score"])
-        return dict(result["points"]), result["status"]
+            return {"teams": self.teams, "order": order, "score": dict(self.score), "gallo": gallo}
+        # Por turno: the dealer, the player before the mano, is the gallo (RULES.md "Three
+        # players"); the pair plays as one side named after its first member, on its leading
+        # member's score, so a falta envido or the end of the chico is judged on the player
+        # nearer the target.
+        gallo = order[-1]
+        pair = [p for p in order if p != gallo]
+        pair_side = self.side_of[pair[0]]
+        return {
+            "teams": {self.side_of[gallo]: [gallo], pair_side: pair},
+            "order": order,
+            "score": {
+                self.side_of[gallo]: self.score[self.side_of[gallo]],
+                pair_side: max(self.score[self.side_of[p]] for p in pair),
+            },
+            "gallo": gallo,
+        }
+
+    def _play_redondo(self, hand: Mapping[str, Any], order: list[str]) -> tuple[dict, str]:
+        fields = self.redondo_fields(order)
+        if "gallo" in fields:
+            self._check_gallo(hand, fields["gallo"])
+        if not self.gallo_por_turno:
+            result = score_hand(self.hand_record(hand, **fields))
+            self.score = dict(result["score"])
+            return dict(result["points"]), result["status"]
+
+        # Gallo por turno: side-valued fields may name either pair member's side; what the
+        # pair wins is credited to each of its two players.
+        gallo_side = self.side_of[fields["gallo"]]
+        pair_sides = [self.side_of[p] for p in fields["order"] if p != fields["gallo"]]
+        pair_side = pair_sides[0]
+        events = hand.get("events")
+        if isinstance(events, list):
+            events = [_merge_side(e, pair_sides[1], pair_side) for e in events]
+        result = score_hand(self.hand_record({**hand, "events": events}, **fields))
+        won = result["points"]
+        points = dict.fromkeys(self.teams, 0)
+        points[gallo_side] = won[gallo_side]
+        for side in pair_sides:
+            points[side] = won[pair_side]
+        target = self.rules.target
+        self.score = {side: min(target, self.score[side] + points[side]) for side in self.teams}
+        return points, result["status"]
 
     def _check_gallo(self, hand: Mapping[str, Any], gallo: str) -> None:
         named = hand.get("gallo")
@@ -251,41 +356,6 @@ class _Table:
                 gallo=gallo,
                 named=named,
             )
-
-    def _play_gallo_por_turno(self, hand: Mapping[str, Any], order: list[str]) -> tuple[dict, str]:
-        # The dealer, the player before the mano, is the gallo (RULES.md "Three players").
-        gallo = order[-1]
-        self._check_gallo(hand, gallo)
-        gallo_side = self.side_of[gallo]
-        pair = [p for p in order if p != gallo]
-        pair_sides = [self.side_of[p] for p in pair]
-        pair_side = pair_sides[0]
-        events = hand.get("events")
-        if isinstance(events, list):
-            events = [_merge_side(e, pair_sides[1], pair_side) for e in events]
-        # The pair is scored as one side on its leading member's score, so a falta envido
-        # or the end of the chico is judged on the player nearer the target.
-        score = {
-            gallo_side: self.score[gallo_side],
-            pair_side: max(self.score[s] for s in pair_sides),
-        }
-        result = score_hand(
-            self._hand_record(
-                {**hand, "events": events},
-                teams={gallo_side: [gallo], pair_side: pair},
-                order=order,
-                score=score,
-                gallo=gallo,
-            )
-        )
-        won = result["points"]
-        points = {side: 0 for side in self.teams}
-        points[gallo_side] = won[gallo_side]
-        for side in pair_sides:
-            points[side] = won[pair_side]
-        target = self.rules.target
-        self.score = {side: min(target, self.score[side] + points[side]) for side in self.teams}
-        return points, result["status"]
 
     def _play_pica_pica(self, subhands: Any, index: int) -> tuple[dict, str]:
         if not isinstance(subhands, list) or not subhands:
@@ -318,7 +388,7 @@ class _Table:
             first, second = sub["order"]
             teams = {self.side_of[first]: [first], self.side_of[second]: [second]}
             result = score_hand(
-                self._hand_record(
+                self.hand_record(
                     sub,
                     teams=teams,
                     order=[first, second],

@@ -381,3 +381,55 @@ def assert_subset(expected: object, got: object, where: str) -> None:
             assert_subset(e, g, f"{where}[{i}]")
     else:
         assert expected == got, where
+
+
+# -- the next hand, for the referee's tablet -------------------------------------------------
+
+
+def test_next_hand_gives_the_mano_score_and_a_record_to_fill():
+    from scoring.match import next_hand
+    from scoring.record import score_hand
+
+    info = next_hand(duel([tricks("A"), {"events": [{"void": "misdeal"}]}]))
+    # The void hand kept beto as mano for the third hand.
+    assert (info["number"], info["game"], info["kind"], info["mano"]) == (3, 1, "redondo", "beto")
+    assert info["score"] == {"A": 1, "B": 0}
+    record = {**info["record"], "events": tricks("B")["events"]}
+    assert score_hand(record)["score"] == {"A": 1, "B": 1}
+
+
+def test_next_hand_counts_chicos_and_is_none_once_the_match_is_decided():
+    from scoring.match import next_hand
+
+    assert next_hand(duel([falta("beto", "ana", "A")]))["game"] == 2
+    assert next_hand(duel([falta("beto", "ana", "A")], best_of=1)) is None
+
+
+def test_next_hand_in_gallo_por_turno_names_the_dealer_and_the_pair():
+    from scoring.match import next_hand
+
+    info = next_hand({**POR_TURNO, "hands": [tricks("Y")]})
+    assert info["record"]["gallo"] == "xavi"
+    assert info["record"]["teams"] == {"X": ["xavi"], "Y": ["yago", "zoe"]}
+    assert info["record"]["score"] == {"X": 1, "Y": 1}
+
+
+def test_next_hand_in_pica_pica_builds_each_pairs_record():
+    from scoring.match import next_hand, subhand_record
+    from scoring.record import score_hand
+
+    record = {**SIX, "hands": [tricks("A")]}
+    info = next_hand(record)
+    assert info["kind"] == "pica_pica"
+    assert info["record"] is None
+    pair = subhand_record(info, record, "b1", "a1")
+    assert pair["teams"] == {"B": ["b1"], "A": ["a1"]}
+    falta_six = [
+        {"by": "b1", "call": "falta_envido"},
+        {"by": "a1", "answer": "quiero"},
+        {"envido_winner": "A"},
+        *tricks("A")["events"],
+    ]
+    assert score_hand({**pair, "events": falta_six})["points"] == {"A": 7, "B": 0}
+    with pytest.raises(EngineError):
+        subhand_record(info, record, "a1", "a2")
