@@ -80,7 +80,6 @@ def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
             "stage": stage,
             "columns": columns,
             "tables": tables,
-            "has_bracket": stage.is_bracket or "bracket" in stage.settings,
         },
     )
 
