@@ -270,3 +270,24 @@ def test_match_page_query_count_does_not_grow_with_hands(
             html_of(client.get(url))
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_bracket_page_query_count_is_the_same_for_4_and_16_teams(
+    client, db, django_assert_max_num_queries
+):
+    counts = {}
+    for size in (4, 16):
+        championship = ChampionshipFactory(status=Championship.Status.RUNNING)
+        for _ in range(size):
+            TeamFactory(championship=championship)
+        stage = services.stage_create(
+            championship=championship, format=Stage.Format.DOUBLE_ELIMINATION
+        )
+        for match in services.round_generate(stage=stage):
+            services.match_walkover(match=match, winner=match.team_a, reason="no show")
+        url = reverse("tournaments:bracket", args=[championship.slug, stage.pk])
+        with django_assert_max_num_queries(8) as captured:
+            html = html_of(client.get(url))
+        counts[size] = len(captured)
+        assert html.count('class="bracket__match"') > size // 2
+    assert counts[4] == counts[16]
