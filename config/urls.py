@@ -11,6 +11,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("organiser/", include("tournaments.urls_organiser")),
+    path("referee/", include("referees.urls")),
     # Django's login/logout with the project's templates (templates/registration/).
     path(
         "accounts/login/",

@@ -1,0 +1,131 @@
+"""Forms of the referee pages: seating, penalty, void, declared points, pica-pica pairs.
+
+They only check what a referee typed or chose; the engine judges whether it may happen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+def _player_choices(players: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [("", "—"), *players]
+
+
+class SeatingForm(forms.Form):
+    """Every player once, counter-clockwise from the first hand's mano."""
+
+    def __init__(
+        self, *args: Any, players: Sequence[tuple[str, str]], initial_seats: Sequence[str], **kw
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.count = len(players)
+        for index in range(self.count):
+            label = (
+                _("Seat 1: the first mano")
+                if index == 0
+                else _("Seat %(number)s") % {"number": index + 1}
+            )
+            self.fields[f"seat_{index}"] = forms.ChoiceField(
+                label=label,
+                choices=_player_choices(players),
+                initial=initial_seats[index] if index < len(initial_seats) else "",
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seats = [data.get(f"seat_{i}") for i in range(self.count)]
+        if all(seats) and len(set(seats)) != len(seats):
+            raise forms.ValidationError(_("Each player must sit in exactly one seat."))
+        data["seats"] = seats
+        return data
+
+
+class PenaltyForm(forms.Form):
+    side = forms.ChoiceField(label=_("To"), widget=forms.RadioSelect)
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=30, initial=1)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, sides: Sequence[tuple[str, str]], **kw: Any) -> None:
+        super().__init__(*args, prefix="penalty", **kw)
+        self.fields["side"].choices = list(sides)
+
+    def event(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"penalty": {"to": data["side"], "points": data["points"], "reason": data["reason"]}}
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, prefix="void", **kw)
+
+    def event(self) -> dict[str, Any]:
+        return {"void": self.cleaned_data["reason"]}
+
+
+class PointsForm(forms.Form):
+    """Declared envido (0–33) or flor (20–38) points, one optional number per player."""
+
+    def __init__(
+        self, *args: Any, what: str, players: Sequence[tuple[str, str]], **kw: Any
+    ) -> None:
+        super().__init__(*args, prefix=what, **kw)
+        self.what = what
+        low, high = (0, 33) if what == "envido" else (20, 38)
+        for key, name in players:
+            self.fields[key] = forms.IntegerField(
+                label=name,
+                min_value=low,
+                max_value=high,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and all(value is None for value in data.values()):
+            raise forms.ValidationError(_("Write the points of at least one player."))
+        return data
+
+    def event(self) -> dict[str, Any]:
+        values = {key: value for key, value in self.cleaned_data.items() if value is not None}
+        return {self.what: values}
+
+
+class PairsForm(forms.Form):
+    """Pica-pica: who faces whom, each pair's mano first, in the order they are entered."""
+
+    def __init__(
+        self,
+        *args: Any,
+        players: Sequence[tuple[str, str]],
+        initial_pairs: Sequence[Sequence[str]],
+        **kw: Any,
+    ) -> None:
+        super().__init__(*args, prefix="pairs", **kw)
+        self.count = len(players) // 2
+        for index in range(self.count):
+            first, second = initial_pairs[index] if index < len(initial_pairs) else ("", "")
+            self.fields[f"mano_{index}"] = forms.ChoiceField(
+                label=_("Pair %(number)s: mano") % {"number": index + 1},
+                choices=_player_choices(players),
+                initial=first,
+            )
+            self.fields[f"rival_{index}"] = forms.ChoiceField(
+                label=_("Pair %(number)s: opponent") % {"number": index + 1},
+                choices=_player_choices(players),
+                initial=second,
+            )
+
+    def rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"mano_{i}"], self[f"rival_{i}"]) for i in range(self.count)]
+
+    def pairs(self) -> list[list[str]]:
+        data = self.cleaned_data
+        return [[data[f"mano_{i}"], data[f"rival_{i}"]] for i in range(self.count)]

@@ -1,0 +1,142 @@
+"""Reads of the referee pages: whose matches, who may referee one, the match sheet.
+
+A match is refereed by its assigned referee, the organisers of its championship, or staff;
+:func:`match_for_referee` answers 404 to anyone else, as if the match did not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+
+from scoring.match import next_hand
+from scoring.rules import RuleSet
+from tournaments import records
+from tournaments.models import Championship, Hand, Match, Membership
+
+_MEMBERS = Membership.objects.select_related("player").order_by("order")
+_OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+
+
+def _list_queryset() -> QuerySet[Match]:
+    return (
+        Match.objects.filter(status__in=_OPEN, team_b__isnull=False)
+        .select_related("stage__championship", "round", "team_a", "team_b", "referee")
+        .prefetch_related("games")
+        .order_by("scheduled_at", "table", "pk")
+    )
+
+
+def matches_for_referee(*, user: Any) -> QuerySet[Match]:
+    """The matches assigned to ``user`` that are not finished, soonest first."""
+    return _list_queryset().filter(referee=user)
+
+
+def matches_for_organiser(*, user: Any) -> QuerySet[Match]:
+    """The unfinished matches of the championships ``user`` organises (staff: all)."""
+    queryset = _list_queryset()
+    if user.is_staff:
+        return queryset
+    return queryset.filter(stage__championship__in=Championship.objects.filter(organisers=user))
+
+
+def organises_any(*, user: Any) -> bool:
+    return bool(user.is_staff or Championship.objects.filter(organisers=user).exists())
+
+
+def match_for_referee(*, user: Any, pk: int) -> Match:
+    """The match ``pk`` with teams, players, games and hands, if ``user`` may referee it;
+    else ``Http404``."""
+    allowed = Match.objects.filter(pk=pk)
+    if not user.is_staff:
+        organised = Championship.objects.filter(organisers=user)
+        allowed = allowed.filter(Q(referee=user) | Q(stage__championship__in=organised))
+    if not allowed.exists():
+        raise Http404("No such match.")
+    return (
+        Match.objects.select_related(
+            "stage__championship", "round", "team_a", "team_b", "winner", "referee"
+        )
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=_MEMBERS),
+            Prefetch("team_b__memberships", queryset=_MEMBERS),
+            "games__winner",
+            Prefetch("hands", queryset=Hand.objects.order_by("number")),
+        )
+        .get(pk=pk)
+    )
+
+
+@dataclass
+class Sheet:
+    """What the match sheet shows besides the match itself."""
+
+    match: Match
+    rules: RuleSet
+    names: dict[str, str]
+    record: dict[str, Any]  # the engine's match record (with the stored hands)
+    info: dict[str, Any] | None  # scoring.match.next_hand, None once the match is decided
+    hands: list[Hand]
+    seats: list[str]  # record keys, counter-clockwise, the first hand's mano first
+
+    @property
+    def playable(self) -> bool:
+        return self.info is not None and not self.match.is_decided and not self.match.is_bye
+
+    @property
+    def started(self) -> bool:
+        return bool(self.match.seats)
+
+    @property
+    def number(self) -> int:
+        return self.info["number"] if self.info else len(self.hands) + 1
+
+    @property
+    def mano_name(self) -> str:
+        mano = self.info["mano"] if self.info else None
+        return self.names.get(mano, "") if mano else ""
+
+    def score_view(self) -> list[dict[str, Any]]:
+        """Each side's running score of the current chico/joc, with malas/buenas."""
+        score = self.info["score"] if self.info else {"A": 0, "B": 0}
+        games = {"A": self.match.chicos_a, "B": self.match.chicos_b}
+        teams = {"A": self.match.team_a, "B": self.match.team_b}
+        half = self.rules.half if self.rules.has_halves else None
+        rows = []
+        for side in ("A", "B"):
+            points = score.get(side, 0)
+            row = {"side": side, "team": teams[side], "points": points, "games": games[side]}
+            if half is not None:
+                row["half"] = "buenas" if points >= half else "malas"
+                row["in_half"] = points - half if points >= half else points
+            rows.append(row)
+        return rows
+
+    def seat_names(self) -> list[dict[str, str]]:
+        side_a = set(records.team_keys(self.match.team_a))
+        return [
+            {"key": key, "name": self.names.get(key, key), "side": "A" if key in side_a else "B"}
+            for key in self.seats
+        ]
+
+
+def match_sheet(*, match: Match) -> Sheet:
+    """The sheet of a match loaded by :func:`match_for_referee` (no further query)."""
+    championship = match.stage.championship
+    rules = RuleSet.from_spec(records.rules_spec(championship, best_of=match.best_of))
+    hands = list(match.hands.all())
+    names = records.names(match) if match.team_b is not None else {}
+    record: dict[str, Any] = {}
+    info = None
+    seats: list[str] = []
+    if match.team_b is not None:
+        record = records.match_record(match, [h.record for h in hands])
+        seats = record["seats"]
+        if not match.is_decided:
+            info = next_hand(record)
+    return Sheet(
+        match=match, rules=rules, names=names, record=record, info=info, hands=hands, seats=seats
+    )

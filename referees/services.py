@@ -1,0 +1,60 @@
+"""The referee's writes: thin guards around ``tournaments.services``.
+
+A tablet page was rendered for one hand number; if another referee (or another tab) has
+stored or deleted a hand since, the page is stale and nothing is written. The match row
+is locked first, so the check and the write see the same hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import Hand, Match
+
+
+def _stale(number: int) -> TournamentError:
+    return TournamentError(
+        _(
+            "The match has changed since this page was shown (it now expects hand "
+            "%(number)s): nothing was saved, the sheet has been reloaded."
+        ),
+        code="stale_hand",
+        params={"number": number},
+    )
+
+
+def _locked_count(match: Match) -> int:
+    Match.objects.select_for_update().filter(pk=match.pk).first()
+    return Hand.objects.filter(match=match).count()
+
+
+@transaction.atomic
+def hand_save(
+    *,
+    match: Match,
+    number: int,
+    record: Mapping[str, Any],
+    recorded_by: AbstractBaseUser | None,
+) -> Hand:
+    """Record ``record`` as hand ``number`` of ``match``, or raise if that is no longer the
+    next hand (a translated ``TournamentError``, code ``stale_hand``)."""
+    expected = _locked_count(match) + 1
+    if expected != number:
+        raise _stale(expected)
+    return services.hand_record(match=match, record=record, recorded_by=recorded_by)
+
+
+@transaction.atomic
+def hand_undo(*, match: Match, number: int) -> None:
+    """Delete hand ``number`` if it is still the last one of ``match``."""
+    count = _locked_count(match)
+    if count != number:
+        raise _stale(count + 1)
+    services.hand_delete_last(match=match)

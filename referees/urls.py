@@ -1,0 +1,15 @@
+"""Referee URLs (under ``/referee/``): my matches, the match sheet and hand entry, undo."""
+
+from django.urls import path
+
+from referees import views
+
+app_name = "referees"
+
+urlpatterns = [
+    path("", views.my_matches, name="matches"),
+    path("organised/", views.organised_matches, name="organised"),
+    path("matches/<int:match_id>/", views.sheet, name="sheet"),
+    path("matches/<int:match_id>/seats/", views.seats, name="seats"),
+    path("matches/<int:match_id>/undo/", views.undo, name="undo"),
+]

@@ -1,0 +1,295 @@
+"""The referee's pages: my matches, the match sheet with the hand entry, undo.
+
+Every view needs a login and finds its match through ``selectors.match_for_referee`` (the
+match's referee, its championship's organisers, staff; 404 for anyone else). The hand
+being entered lives in the page (``referees.entry``); writes go through
+``referees.services`` to ``tournaments.services``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from referees import selectors, services
+from referees.entry import Entry, damaged
+from referees.forms import PairsForm, PenaltyForm, PointsForm, SeatingForm, VoidForm
+from tournaments import services as tournament_services
+from tournaments.errors import TournamentError
+
+HAND_STATUS = {
+    "complete": gettext_lazy("Played"),
+    "game_over": gettext_lazy("Game over"),
+    "void": gettext_lazy("Void"),
+    "redeal": gettext_lazy("Dealt again"),
+}
+
+
+def _list_rows(matches: Any) -> list[dict[str, Any]]:
+    rows = []
+    for match in matches:
+        running = next((g for g in match.games.all() if g.winner_id is None), None)
+        rows.append({"match": match, "game": running})
+    return rows
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    matches = selectors.matches_for_referee(user=request.user)
+    return render(
+        request,
+        "referees/matches.html",
+        {
+            "rows": _list_rows(matches),
+            "organised": False,
+            "organiser": selectors.organises_any(user=request.user),
+        },
+    )
+
+
+@login_required
+def organised_matches(request: HttpRequest) -> HttpResponse:
+    matches = selectors.matches_for_organiser(user=request.user)
+    return render(
+        request,
+        "referees/matches.html",
+        {"rows": _list_rows(matches), "organised": True, "organiser": True},
+    )
+
+
+def _players(sheet: selectors.Sheet) -> list[tuple[str, str]]:
+    return [(seat["key"], seat["name"]) for seat in sheet.seat_names()]
+
+
+def _sides(sheet: selectors.Sheet) -> list[tuple[str, str]]:
+    return [("A", sheet.match.team_a.name), ("B", sheet.match.team_b.name)]
+
+
+def _default_pairs(entry: Entry) -> list[list[str]]:
+    # Each player faces the opponent sitting opposite; the one nearer the mano leads.
+    order = entry.info["record"]["order"] if entry.info.get("record") else None
+    seats = entry.match_record["seats"]
+    start = seats.index(entry.info["mano"])
+    order = order or seats[start:] + seats[:start]
+    half = len(order) // 2
+    return [[order[i], order[i + half]] for i in range(half)]
+
+
+def _render(
+    request: HttpRequest,
+    sheet: selectors.Sheet,
+    entry: Entry | None,
+    *,
+    errors: list[str] | None = None,
+    forms: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    forms = dict(forms or {})
+    match = sheet.match
+    context: dict[str, Any] = {
+        "sheet": sheet,
+        "match": match,
+        "championship": match.stage.championship,
+        "entry": entry,
+        "errors": errors or [],
+        "hand_rows": [
+            {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
+        ],
+    }
+    if sheet.playable and (not sheet.started or not sheet.hands):
+        context["seating"] = forms.get("seating") or SeatingForm(
+            players=_players(sheet), initial_seats=sheet.seats
+        )
+    if entry is not None:
+        if entry.choosing_pairs:
+            context["pairs_form"] = forms.get("pairs") or PairsForm(
+                players=_players(sheet), initial_pairs=_default_pairs(entry)
+            )
+        else:
+            state = entry.current.state
+            context["groups"] = entry.buttons()
+            context["calls_by_player"] = entry.calls_by_player()
+            context["penalty_form"] = forms.get("penalty") or PenaltyForm(sides=_sides(sheet))
+            context["void_form"] = forms.get("void") or VoidForm()
+            settlement = entry.settlement
+            if settlement:
+                players = (
+                    state.order
+                    if settlement == "envido"
+                    else [p for p in state.order if p in state.flores]
+                )
+                context["points_form"] = forms.get(settlement) or PointsForm(
+                    what=settlement, players=[(p, sheet.names.get(p, p)) for p in players]
+                )
+            context["can_void"] = state.decided is None
+        context["summary"] = entry.summary()
+        context["hand_json"] = entry.to_json()
+    return render(request, "referees/sheet.html", context, status=status)
+
+
+@login_required
+def sheet(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_for_referee(user=request.user, pk=match_id)
+    match_sheet = selectors.match_sheet(match=match)
+    if request.method == "POST":
+        return _hand_post(request, match_sheet)
+    entry = None
+    if match_sheet.playable and match_sheet.started:
+        entry = Entry(match_sheet.info, match_sheet.record, match_sheet.names)
+    return _render(request, match_sheet, entry)
+
+
+def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
+    """One step of the hand entry: apply the posted action to the posted hand."""
+    match = sheet.match
+    if not sheet.playable or not sheet.started:
+        messages.error(request, _("There is no hand to record in this match."))
+        return redirect("referees:sheet", match.pk)
+    if request.POST.get("number") != str(sheet.number):
+        messages.error(
+            request,
+            _(
+                "The match has changed since this page was shown (it now expects hand "
+                "%(number)s): nothing was saved, the sheet has been reloaded."
+            )
+            % {"number": sheet.number},
+        )
+        return redirect("referees:sheet", match.pk)
+    entry, error = Entry.load(sheet.info, sheet.record, sheet.names, request.POST.get("hand", ""))
+    if error is not None:
+        return _render(request, sheet, entry, errors=[error.text], status=400)
+    forms: dict[str, Any] = {}
+    op = request.POST.get("op", "")
+    try:
+        if "action" in request.POST:
+            try:
+                event = json.loads(request.POST["action"])
+            except ValueError:
+                raise damaged() from None
+            entry.add(event)
+        elif op in ("penalty", "void", "envido", "flor"):
+            form = _event_form(op, request, sheet, entry)
+            if form.is_valid():
+                entry.add(form.event())
+            else:
+                forms[op] = form
+        elif op == "pairs":
+            form = PairsForm(request.POST, players=_players(sheet), initial_pairs=[])
+            if form.is_valid():
+                entry.set_pairs(form.pairs())
+            else:
+                forms["pairs"] = form
+        elif op == "undo":
+            entry.undo()
+        elif op == "reset":
+            entry.reset()
+        elif op == "next_pair":
+            entry.next_pair()
+        elif op == "save":
+            return _save(request, sheet, entry)
+        else:
+            raise damaged()
+    except TournamentError as exc:
+        return _render(request, sheet, entry, errors=[exc.text], status=400)
+    return _render(request, sheet, entry, forms=forms)
+
+
+def _event_form(op: str, request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> Any:
+    if op == "penalty":
+        return PenaltyForm(request.POST, sides=_sides(sheet))
+    if op == "void":
+        return VoidForm(request.POST)
+    state = entry.current.state
+    players = state.order if op == "envido" else [p for p in state.order if p in state.flores]
+    return PointsForm(request.POST, what=op, players=[(p, sheet.names.get(p, p)) for p in players])
+
+
+def _save(request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> HttpResponse:
+    if not entry.ready:
+        return _render(
+            request,
+            sheet,
+            entry,
+            errors=[_("The hand is not decided yet: record how it ends before saving it.")],
+            status=400,
+        )
+    try:
+        hand = services.hand_save(
+            match=sheet.match,
+            number=sheet.number,
+            record=entry.to_record(),
+            recorded_by=request.user,
+        )
+    except TournamentError as exc:
+        if exc.code == "stale_hand":
+            messages.error(request, exc.text)
+            return redirect("referees:sheet", sheet.match.pk)
+        return _render(request, sheet, entry, errors=[exc.text], status=400)
+    messages.success(
+        request,
+        _("Hand %(number)s saved: %(team_a)s %(a)s – %(b)s %(team_b)s.")
+        % {
+            "number": hand.number,
+            "team_a": sheet.match.team_a.name,
+            "a": hand.points_a,
+            "b": hand.points_b,
+            "team_b": sheet.match.team_b.name,
+        },
+    )
+    return redirect("referees:sheet", sheet.match.pk)
+
+
+@login_required
+def seats(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_for_referee(user=request.user, pk=match_id)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    match_sheet = selectors.match_sheet(match=match)
+    form = SeatingForm(request.POST, players=_players(match_sheet), initial_seats=match_sheet.seats)
+    if not form.is_valid():
+        return _render(request, match_sheet, None, forms={"seating": form})
+    try:
+        tournament_services.match_start(match=match, seats=form.cleaned_data["seats"])
+    except TournamentError as exc:
+        return _render(request, match_sheet, None, errors=[exc.text], forms={"seating": form})
+    messages.success(request, _("The players are seated: record the first hand."))
+    return redirect("referees:sheet", match.pk)
+
+
+@login_required
+def undo(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_for_referee(user=request.user, pk=match_id)
+    hands = list(match.hands.all())
+    if not hands:
+        messages.error(request, _("This match has no hand to delete."))
+        return redirect("referees:sheet", match.pk)
+    last = hands[-1]
+    if request.method == "POST":
+        try:
+            number = int(request.POST.get("number", ""))
+        except ValueError:
+            number = 0
+        try:
+            services.hand_undo(match=match, number=number)
+        except TournamentError as exc:
+            messages.error(request, exc.text)
+            return redirect("referees:sheet", match.pk)
+        messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
+        return redirect("referees:sheet", match.pk)
+    return render(
+        request,
+        "referees/undo.html",
+        {
+            "match": match,
+            "championship": match.stage.championship,
+            "hand": last,
+            "status": HAND_STATUS.get(last.status, last.status),
+        },
+    )
