@@ -341,11 +341,14 @@ class Entry:
             if gallo is not None:
                 entry["gallo"] = gallo
             return entry
+        # tournaments.services._check_entry wants an events list on every hand entry; the
+        # match layer ignores it on a pica-pica hand.
         return {
+            "events": [],
             "pica_pica": [
                 {"order": pair, "events": self.parts[i].events if i < len(self.parts) else []}
                 for i, pair in enumerate(self.pairs or [])
-            ]
+            ],
         }
 
     def buttons(self) -> dict[str, list[Button]]:
@@ -422,7 +425,8 @@ _GROUPS: dict[type, str] = {
 
 def side_players(state: HandState, side: str, names: Mapping[str, str]) -> str:
     """The names of a side's players in this hand: "Ana and Alba"."""
-    players = [names.get(p, p) for p in state.order if state.team[p] == side]
+    # Team order, not playing order: a side's buttons read the same every hand.
+    players = [names.get(p, p) for p, s in state.team.items() if s == side]
     return str(get_text_list(players, _("and")))
 
 
