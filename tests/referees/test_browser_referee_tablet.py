@@ -1,0 +1,101 @@
+"""In a real browser on a tablet: a referee logs in, records a hand by tapping, saves it.
+
+Headless Chromium from Debian (``/usr/bin/chromium``) driven by Playwright against
+pytest-django's ``live_server``; Playwright's own browser downloads are never used. Skips
+when the browser or the ``playwright`` package is missing. Screenshots go to a temporary
+folder, or to ``$TANTEO_SCREENSHOT_DIR`` to look at them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group
+
+from tests.referees.conftest import make_match
+from tournaments.models import Hand
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TABLET = {"width": 1024, "height": 768}
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package is not installed"
+    )
+    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
+    # in a thread with a running loop unless told it is safe (documented workaround).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_referee_records_a_hand_on_a_tablet(browser, live_server, shots, django_user_model):
+    referee = django_user_model.objects.create_user(username="lucia", password="falta-envido-30")
+    referee.groups.add(Group.objects.get_or_create(name="referees")[0])
+    match = make_match(referee=referee)
+
+    context = browser.new_context(viewport=TABLET, extra_http_headers={"Accept-Language": "en"})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+
+    page.goto(f"{live_server.url}/referee/")
+    assert "/accounts/login/" in page.url
+    page.fill("#id_username", "lucia")
+    page.fill("#id_password", "falta-envido-30")
+    page.click("button:has-text('Log in')")
+    page.wait_for_url("**/referee/")
+    page.screenshot(path=str(shots / "referee-matches.png"), full_page=True)
+    page.click("text=Los Anchos – Las Flores")
+    page.wait_for_url(f"**/referee/matches/{match.pk}/")
+
+    page.click("button:has-text('Start the match')")
+    page.wait_for_selector("text=The players are seated: record the first hand.")
+    page.screenshot(path=str(shots / "referee-sheet-start.png"), full_page=True)
+
+    for label in ("Ana calls truco", "Beto: quiero", "Trick to Ana and Alba"):
+        page.get_by_role("button", name=label, exact=True).click()
+        page.wait_for_selector(f".hand-summary li:has-text('{label}')")
+    # Buttons are big enough for a finger.
+    box = page.get_by_role("button", name="Trick to Ana and Alba", exact=True).bounding_box()
+    assert box is not None and box["height"] >= 48
+    page.get_by_role("button", name="Trick to Ana and Alba", exact=True).click()
+    page.wait_for_selector("text=Points: Los Anchos 2 – 0 Las Flores")
+    page.screenshot(path=str(shots / "referee-hand-decided.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+
+    page.get_by_role("button", name="Save hand").click()
+    page.wait_for_selector("text=Hand 1 saved: Los Anchos 2 – 0 Las Flores.")
+    assert page.locator(".scoreboard__points[data-side=A]").inner_text() == "2"
+    assert "Mano: Beto" in page.content()
+    page.screenshot(path=str(shots / "referee-after-save.png"), full_page=True)
+
+    hand = Hand.objects.get(match=match)
+    assert (hand.points_a, hand.points_b) == (2, 0)
+    context.close()
