@@ -50,7 +50,7 @@ def organises_any(*, user: Any) -> bool:
 def match_for_referee(*, user: Any, pk: int) -> Match:
     """The match ``pk`` with teams, players, games and hands, if ``user`` may referee it;
     else ``Http404``."""
-    allowed = Match.objects.filter(pk=pk)
+    allowed = Match.objects.filter(pk=pk, team_b__isnull=False)  # a bye is not played
     if not user.is_staff:
         organised = Championship.objects.filter(organisers=user)
         allowed = allowed.filter(Q(referee=user) | Q(stage__championship__in=organised))
