@@ -265,6 +265,40 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
         }
 
 
+class ChampionshipDetailsForm(forms.Form):
+    """A championship's name, dates and venue."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    start_date = forms.DateField(
+        label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+
+    @classmethod
+    def for_championship(
+        cls, championship: Championship, data: Any = None
+    ) -> ChampionshipDetailsForm:
+        initial = {
+            "name": championship.name,
+            "start_date": championship.start_date,
+            "end_date": championship.end_date,
+            "venue": championship.venue,
+        }
+        return cls(data, initial=initial)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "start_date": data["start_date"],
+            "end_date": data.get("end_date"),
+            "venue": data.get("venue", ""),
+        }
+
+
 class ChampionshipRulesForm(RulesMixin, forms.Form):
     """Change the rules and tie-breaks of a championship (until hands are recorded)."""
 

@@ -125,6 +125,30 @@ def championship_create(
     return championship
 
 
+@transaction.atomic
+def championship_update(
+    *,
+    championship: Championship,
+    name: str,
+    start_date: datetime.date,
+    end_date: datetime.date | None = None,
+    venue: str = "",
+) -> Championship:
+    """Change a championship's name, dates and venue (its slug, the public address, stays)."""
+    if end_date is not None and end_date < start_date:
+        raise TournamentError(
+            _("A championship cannot end before it starts."), code="dates_reversed"
+        )
+    championship = Championship.objects.select_for_update().get(pk=championship.pk)
+    championship.name = name
+    championship.start_date = start_date
+    championship.end_date = end_date
+    championship.venue = venue
+    championship.full_clean()
+    championship.save(update_fields=["name", "start_date", "end_date", "venue"])
+    return championship
+
+
 def tiebreaks_default() -> list[str]:
     return list(tiebreaks.DEFAULT_CHAIN)
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("new/", views.championship_create, name="championship_create"),
     path("<slug:slug>/", views.championship_overview, name="championship"),
+    path("<slug:slug>/details/", views.championship_details, name="championship_details"),
     path("<slug:slug>/status/", views.championship_status, name="championship_status"),
     path("<slug:slug>/teams/", views.teams, name="teams"),
     path("<slug:slug>/teams/import/", views.teams_import, name="teams_import"),

@@ -28,6 +28,7 @@ from tournaments import exports, imports, selectors, selectors_pages, services
 from tournaments.forms import (
     PRESET_CHOICES,
     ChampionshipCreateForm,
+    ChampionshipDetailsForm,
     ChampionshipRulesForm,
     MatchAssignFormSet,
     StageForm,
@@ -126,6 +127,26 @@ def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
         "team_count": championship.teams.count(),
     }
     return render(request, "organiser/championship.html", context)
+
+
+@login_required
+def championship_details(request: HttpRequest, slug: str) -> HttpResponse:
+    """Edit a championship's name, dates and venue."""
+    championship = _championship(request, slug)
+    form = ChampionshipDetailsForm.for_championship(
+        championship, request.POST if request.method == "POST" else None
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.championship_update(championship=championship, **form.service_kwargs())
+        except ValidationError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, _("Details saved."))
+            return redirect("organiser:championship", slug=slug)
+    return render(
+        request, "organiser/championship_details.html", {"championship": championship, "form": form}
+    )
 
 
 @login_required

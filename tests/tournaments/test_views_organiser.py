@@ -65,6 +65,7 @@ def url_kwargs(name: str, setup: dict) -> dict:
 
 CHAMPIONSHIP_URLS = [
     "championship",
+    "championship_details",
     "championship_status",
     "teams",
     "teams_import",
@@ -708,3 +709,46 @@ def test_a_forfeit_keeps_the_hands_already_played(client, setup, organiser, refe
     assert (match.status, match.outcome) == (Match.Status.WALKOVER, Match.Outcome.FORFEIT)
     assert match.hands.count() == 1
     assert (match.chicos_a, match.chicos_b) == (2, 1)
+
+
+def test_organiser_edits_name_dates_and_venue_keeping_the_address(client, setup, organiser):
+    championship = setup["championship"]
+    client.force_login(organiser)
+    url = reverse("organiser:championship_details", args=[championship.slug])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert championship.name in page.content.decode()
+    response = client.post(
+        url,
+        {"name": "Open de Truc de Sants", "start_date": "2026-05-02", "venue": "Casal de Sants"},
+    )
+    assert response.status_code == 302
+    championship.refresh_from_db()
+    assert (championship.name, championship.venue) == ("Open de Truc de Sants", "Casal de Sants")
+    assert championship.start_date == datetime.date(2026, 5, 2)
+    assert championship.end_date is None
+    # The public address did not move.
+    assert (
+        client.get(reverse("tournaments:championship", args=[championship.slug])).status_code == 200
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("en", "cannot end before it starts"), ("es", "no puede terminar antes de empezar")],
+)
+def test_reversed_dates_are_refused_in_the_organisers_language(
+    client, setup, organiser, language, text
+):
+    championship = setup["championship"]
+    before = championship.name
+    client.force_login(organiser)
+    response = client.post(
+        reverse("organiser:championship_details", args=[championship.slug]),
+        {"name": "Otro nombre", "start_date": "2026-05-02", "end_date": "2026-05-01"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 200
+    assert text in response.content.decode()
+    championship.refresh_from_db()
+    assert championship.name == before
