@@ -68,6 +68,16 @@ ANSWER_NAMES = {
 }
 
 
+def parse_json(raw: str) -> Any:
+    """A posted JSON field, or the "damaged" error (too long, too deep, not JSON)."""
+    if len(raw) > MAX_DRAFT_LENGTH:
+        raise damaged()
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise damaged() from None
+
+
 def damaged() -> TournamentError:
     return TournamentError(
         gettext_lazy(
@@ -194,12 +204,7 @@ class Entry:
         return entry, None
 
     def _load(self, raw: str) -> None:
-        if len(raw) > MAX_DRAFT_LENGTH:
-            raise damaged()
-        try:
-            data = json.loads(raw) if raw else {}
-        except ValueError:
-            raise damaged() from None
+        data = parse_json(raw) if raw else {}
         if not isinstance(data, dict):
             raise damaged()
         if self.kind == "redondo":
@@ -241,6 +246,7 @@ class Entry:
         if (
             not pairs
             or not all(isinstance(p, list) and len(p) == 2 for p in pairs)
+            or not all(isinstance(player, str) for pair in pairs for player in pair)
             or sorted(p for pair in pairs for p in pair) != players
         ):
             raise TournamentError(

@@ -8,7 +8,6 @@ being entered lives in the page (``referees.entry``); writes go through
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from referees import selectors, services
-from referees.entry import Entry, damaged
+from referees.entry import Entry, damaged, parse_json
 from referees.forms import PairsForm, PenaltyForm, PointsForm, SeatingForm, VoidForm
 from tournaments import services as tournament_services
 from tournaments.errors import TournamentError
@@ -169,11 +168,7 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
     op = request.POST.get("op", "")
     try:
         if "action" in request.POST:
-            try:
-                event = json.loads(request.POST["action"])
-            except ValueError:
-                raise damaged() from None
-            entry.add(event)
+            entry.add(parse_json(request.POST["action"]))
         elif op in ("penalty", "void", "envido", "flor"):
             form = _event_form(op, request, sheet, entry)
             if form.is_valid():

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from tests.referees.conftest import html_of, key
+from tests.referees.conftest import html_of, key, make_match
 from tournaments import services
 from tournaments.models import Hand, Match
 
@@ -142,3 +142,37 @@ def test_the_referee_seats_the_players_before_the_first_hand(match, tablet):
     assert "Mano: Beto" in page.page
     page.tap("Beto calls truco")
     assert "Ana: quiero" in page.buttons()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "[" * 5000 + "]" * 5000},  # nested past any sensible depth
+        {"action": json.dumps({"by": "p1", "play": "1E"})},  # cards are not entered here
+        {"op": "next_pair"},  # not a pica-pica hand
+        {"op": "format_disk"},
+    ],
+    ids=["deep-json", "card-play", "next-pair", "unknown-op"],
+)
+def test_forged_steps_are_refused_without_a_server_error(started, tablet, data):
+    page = tablet(started)
+    page.post(data, status=400)
+    assert "The hand sent by the page is damaged or out of date" in page.page
+    assert page.events == {"events": []}
+    assert Hand.objects.count() == 0
+
+
+def test_forged_pica_pica_pairs_are_refused(referee, tablet):
+    match = make_match(
+        referee=referee, teams=(("Ana", "Alba", "Aurora"), ("Beto", "Bruno", "Blas"))
+    )
+    services.match_start(match=match)
+    services.hand_record(
+        match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
+    )
+    page = tablet(match)
+    forged = {"pica_pica": [{"order": [1, 2], "events": []}], "current": 0}
+    response = page.client.post(page.url, {"number": "2", "hand": json.dumps(forged), "op": "undo"})
+    assert response.status_code == 400
+    assert "Each player must be in exactly one pair, facing an opponent." in html_of(response)
+    assert Hand.objects.count() == 1
