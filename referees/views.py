@@ -253,7 +253,8 @@ def seats(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         tournament_services.match_start(match=match, seats=form.cleaned_data["seats"])
     except TournamentError as exc:
-        return _render(request, match_sheet, None, errors=[exc.text], forms={"seating": form})
+        messages.error(request, exc.text)
+        return redirect("referees:sheet", match.pk)
     messages.success(request, _("The players are seated: record the first hand."))
     return redirect("referees:sheet", match.pk)
 

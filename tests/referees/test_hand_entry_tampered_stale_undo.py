@@ -176,3 +176,19 @@ def test_forged_pica_pica_pairs_are_refused(referee, tablet):
     assert response.status_code == 400
     assert "Each player must be in exactly one pair, facing an opponent." in html_of(response)
     assert Hand.objects.count() == 1
+
+
+def test_the_seats_cannot_change_once_a_hand_is_recorded(started, tablet):
+    page = tablet(started)
+    page.tap("Trick to Ana and Alba")
+    page.tap("Trick to Ana and Alba")
+    page.save()
+    assert "Change the seating" not in page.page
+    seats_before = list(started.seats)
+    reversed_seats = {f"seat_{i}": key for i, key in enumerate(reversed(seats_before))}
+    response = page.client.post(reverse("referees:seats", args=[started.pk]), reversed_seats)
+    assert response.status_code == 302
+    page.open()
+    assert "The seats cannot change once hands have been recorded." in page.page
+    started.refresh_from_db()
+    assert started.seats == seats_before
