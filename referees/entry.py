@@ -327,6 +327,23 @@ class Entry:
             return None
         return needs_settlement(self.current.state)
 
+    def declarers(self, what: str) -> list[str]:
+        """Who may declare points to settle ``what``: every player for the envido, the
+        singers for the flor, in playing order."""
+        state = self.current.state
+        if what == "envido":
+            return list(state.order)
+        return [p for p in state.order if p in state.flores]
+
+    def default_pairs(self) -> list[list[str]]:
+        """Pica-pica pairs by default: each player faces the opponent sitting opposite,
+        the one nearer the mano leading."""
+        seats = list(self.match_record["seats"])
+        start = seats.index(self.info["mano"])
+        order = seats[start:] + seats[:start]
+        half = len(order) // 2
+        return [[order[i], order[i + half]] for i in range(half)]
+
     def to_json(self) -> str:
         if self.kind == "redondo":
             return json.dumps({"events": self.current.events}, separators=(",", ":"))

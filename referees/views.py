@@ -71,16 +71,6 @@ def _sides(sheet: selectors.Sheet) -> list[tuple[str, str]]:
     return [("A", sheet.match.team_a.name), ("B", sheet.match.team_b.name)]
 
 
-def _default_pairs(entry: Entry) -> list[list[str]]:
-    # Each player faces the opponent sitting opposite; the one nearer the mano leads.
-    order = entry.info["record"]["order"] if entry.info.get("record") else None
-    seats = entry.match_record["seats"]
-    start = seats.index(entry.info["mano"])
-    order = order or seats[start:] + seats[:start]
-    half = len(order) // 2
-    return [[order[i], order[i + half]] for i in range(half)]
-
-
 def _render(
     request: HttpRequest,
     sheet: selectors.Sheet,
@@ -109,7 +99,7 @@ def _render(
     if entry is not None:
         if entry.choosing_pairs:
             context["pairs_form"] = forms.get("pairs") or PairsForm(
-                players=_players(sheet), initial_pairs=_default_pairs(entry)
+                players=_players(sheet), initial_pairs=entry.default_pairs()
             )
         else:
             state = entry.current.state
@@ -119,13 +109,8 @@ def _render(
             context["void_form"] = forms.get("void") or VoidForm()
             settlement = entry.settlement
             if settlement:
-                players = (
-                    state.order
-                    if settlement == "envido"
-                    else [p for p in state.order if p in state.flores]
-                )
-                context["points_form"] = forms.get(settlement) or PointsForm(
-                    what=settlement, players=[(p, sheet.names.get(p, p)) for p in players]
+                context["points_form"] = forms.get(settlement) or _points_form(
+                    None, settlement, sheet, entry
                 )
             context["can_void"] = state.decided is None
         context["summary"] = entry.summary()
@@ -201,9 +186,12 @@ def _event_form(op: str, request: HttpRequest, sheet: selectors.Sheet, entry: En
         return PenaltyForm(request.POST, sides=_sides(sheet))
     if op == "void":
         return VoidForm(request.POST)
-    state = entry.current.state
-    players = state.order if op == "envido" else [p for p in state.order if p in state.flores]
-    return PointsForm(request.POST, what=op, players=[(p, sheet.names.get(p, p)) for p in players])
+    return _points_form(request.POST, op, sheet, entry)
+
+
+def _points_form(data: Any, what: str, sheet: selectors.Sheet, entry: Entry) -> PointsForm:
+    players = [(p, sheet.names.get(p, p)) for p in entry.declarers(what)]
+    return PointsForm(data, what=what, players=players)
 
 
 def _save(request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> HttpResponse:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.referees.conftest import key, make_match
 from tournaments import services
 from tournaments.models import Hand
@@ -170,3 +172,24 @@ def test_pairs_must_seat_every_player_once_against_an_opponent(referee, tablet):
     page.op("pairs", status=400, **same_side)
     assert "Each player must be in exactly one pair, facing an opponent." in page.page
     assert Hand.objects.count() == 1
+
+
+def test_the_default_pairs_face_opponents_and_can_be_recorded_as_offered(referee, tablet):
+    match = make_match(referee=referee, **SIX)
+    services.match_start(match=match)
+    services.hand_record(
+        match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
+    )
+    page = tablet(match)
+    offered = {}
+    for name, body in re.findall(
+        r'<select name="(pairs-[a-z]+_\d)"[^>]*>(.*?)</select>', page.raw, re.S
+    ):
+        (offered[name],) = re.findall(r'<option value="(p\d+)" selected>', body)
+    assert len(offered) == 6
+    side_a = {key(match, n) for n in ("Ana", "Alba", "Aurora")}
+    for i in range(3):
+        assert (offered[f"pairs-mano_{i}"] in side_a) != (offered[f"pairs-rival_{i}"] in side_a)
+    assert offered["pairs-mano_0"] == key(match, "Beto")  # the hand's mano leads pair 1
+    page.op("pairs", **offered)
+    assert "Pair 1 of 3" in page.page
