@@ -31,7 +31,8 @@ def _stale(number: int) -> TournamentError:
 
 
 def _locked_count(match: Match) -> int:
-    Match.objects.select_for_update().filter(pk=match.pk).first()
+    # Ordered by pk alone: the model's default ordering would join (and lock) the round.
+    Match.objects.select_for_update().filter(pk=match.pk).order_by("pk").only("pk").first()
     return Hand.objects.filter(match=match).count()
 
 
