@@ -19,7 +19,8 @@ from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
 
 
-def _stale(number: int) -> TournamentError:
+def stale(number: int) -> TournamentError:
+    """The error of a page rendered for another hand than ``number``, the next one."""
     return TournamentError(
         _(
             "The match has changed since this page was shown (it now expects hand "
@@ -48,7 +49,7 @@ def hand_save(
     next hand (a translated ``TournamentError``, code ``stale_hand``)."""
     expected = _locked_count(match) + 1
     if expected != number:
-        raise _stale(expected)
+        raise stale(expected)
     return services.hand_record(match=match, record=record, recorded_by=recorded_by)
 
 
@@ -57,5 +58,5 @@ def hand_undo(*, match: Match, number: int) -> None:
     """Delete hand ``number`` if it is still the last one of ``match``."""
     count = _locked_count(match)
     if count != number:
-        raise _stale(count + 1)
+        raise stale(count + 1)
     services.hand_delete_last(match=match)

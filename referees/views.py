@@ -137,14 +137,7 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
         messages.error(request, _("There is no hand to record in this match."))
         return redirect("referees:sheet", match.pk)
     if request.POST.get("number") != str(sheet.number):
-        messages.error(
-            request,
-            _(
-                "The match has changed since this page was shown (it now expects hand "
-                "%(number)s): nothing was saved, the sheet has been reloaded."
-            )
-            % {"number": sheet.number},
-        )
+        messages.error(request, services.stale(sheet.number).text)
         return redirect("referees:sheet", match.pk)
     entry, error = Entry.load(sheet.info, sheet.record, sheet.names, request.POST.get("hand", ""))
     if error is not None:
@@ -152,6 +145,8 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
     forms: dict[str, Any] = {}
     op = request.POST.get("op", "")
     try:
+        if entry.choosing_pairs and op not in ("pairs", "reset"):
+            raise damaged()
         if "action" in request.POST:
             entry.add(parse_json(request.POST["action"]))
         elif op in ("penalty", "void", "envido", "flor"):

@@ -171,6 +171,10 @@ def test_forged_pica_pica_pairs_are_refused(referee, tablet):
         match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
     )
     page = tablet(match)
+    for step in ({"op": "envido", "envido-p1": "20"}, {"action": '{"trick":"A"}'}):
+        response = page.client.post(page.url, {"number": "2", "hand": "{}", **step})
+        assert response.status_code == 400  # the pairs come first
+        assert "The hand sent by the page is damaged" in html_of(response)
     forged = {"pica_pica": [{"order": [1, 2], "events": []}], "current": 0}
     response = page.client.post(page.url, {"number": "2", "hand": json.dumps(forged), "op": "undo"})
     assert response.status_code == 400
