@@ -74,3 +74,22 @@ def test_the_sheet_costs_the_same_queries_with_more_hands(
             match=started, record={"events": [{"trick": "B"}, {"trick": "B"}]}, recorded_by=None
         )
     assert queries_for_the_sheet() == before
+
+
+def test_malas_and_buenas_are_shown_only_with_a_target_of_30(started, tablet, referee):
+    services.hand_record(
+        match=started,
+        record={"events": [{"penalty": {"to": "A", "points": 16, "reason": "x"}}, {"void": "y"}]},
+        recorded_by=referee,
+    )
+    page = tablet(started)
+    assert '<p class="scoreboard__half">1 buena</p>' in page.raw  # 16: one into the buenas
+    assert '<p class="scoreboard__half">0 malas</p>' in page.raw
+
+    short = make_match(
+        referee=referee,
+        rules={"preset": "argentine", "target": 15},
+        team_names=("Cortos", "Rápidos"),
+    )
+    services.match_start(match=short)
+    assert "scoreboard__half" not in tablet(short).raw
