@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.views import after_login
+
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("organiser/", include("tournaments.urls_organiser")),
@@ -15,9 +17,10 @@ urlpatterns = [
     # Django's login/logout with the project's templates (templates/registration/).
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(next_page="organiser:dashboard"),
+        auth_views.LoginView.as_view(next_page="after_login"),
         name="login",
     ),
+    path("accounts/welcome/", after_login, name="after_login"),
     path(
         "accounts/logout/",
         auth_views.LogoutView.as_view(next_page="tournaments:home"),

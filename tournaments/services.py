@@ -661,7 +661,9 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
 
 def _locked_match(match: Match) -> Match:
     """The match, locked against a concurrent writer, with what the records need."""
-    Match.objects.select_for_update().filter(pk=match.pk).first()
+    # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
+    # making the referees of one round wait for each other.
+    Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
     members = Membership.objects.select_related("player").order_by("order")
     return (
         Match.objects.select_related("stage__championship", "team_a", "team_b")
