@@ -91,3 +91,49 @@ def run_project():
         )
 
     return run
+
+
+# --- Real-browser tests ---------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Debian's Chromium, headless, with its calls home switched off: the machine has no network.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Headless Debian Chromium driven by Playwright (never a browser Playwright downloads).
+
+    Skips the test when the browser or the ``playwright`` package is missing.
+    """
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package is not installed"
+    )
+    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
+    # in a thread with a running loop unless told it is safe (documented workaround).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where screenshots go: a temporary folder, or ``$TANTEO_SCREENSHOT_DIR`` to keep them."""
+    folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -8,52 +8,12 @@ folder, or to ``$TANTEO_SCREENSHOT_DIR`` to look at them.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import pytest
 from django.contrib.auth.models import Group
 
 from tests.referees.conftest import make_match
 from tournaments.models import Hand
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TABLET = {"width": 1024, "height": 768}
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the playwright package is not installed"
-    )
-    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
-    # in a thread with a running loop unless told it is safe (documented workaround).
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_a_referee_records_a_hand_on_a_tablet(browser, live_server, shots, django_user_model):

@@ -8,25 +8,10 @@ a temporary folder, or to ``$TANTEO_SCREENSHOT_DIR`` to look at them.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import pytest
 from django.contrib.auth import get_user_model
 
 from tournaments.models import Championship, Match
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -34,31 +19,6 @@ DESKTOP = {"width": 1280, "height": 900}
 def assert_fits(page) -> None:
     """Nothing widens the page past the phone's screen: wide tables scroll in their box."""
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the playwright package is not installed"
-    )
-    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to
-    # run in a thread with a running loop unless told it is safe (documented workaround).
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(browser, live_server, shots):
