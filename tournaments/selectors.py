@@ -34,13 +34,6 @@ def championship_list_public() -> QuerySet[Championship]:
     return Championship.objects.exclude(status=Championship.Status.DRAFT)
 
 
-def championship_list_for_organiser(*, user: Any) -> QuerySet[Championship]:
-    """The championships ``user`` organises (every one for a superuser)."""
-    if getattr(user, "is_superuser", False):
-        return Championship.objects.all()
-    return Championship.objects.filter(organisers=user)
-
-
 def championship_detail(*, slug: str) -> Championship:
     """A championship with its stages, and its teams with their players (raises DoesNotExist)."""
     return Championship.objects.prefetch_related(

@@ -30,20 +30,22 @@ def can_organise(user: Any, championship: Championship) -> bool:
     return championship.organisers.filter(pk=user.pk).exists()
 
 
+def _managed_by(user: Any) -> QuerySet[Championship]:
+    """The championships ``user`` may manage: staff all, anyone else those he organises."""
+    if user.is_staff:
+        return Championship.objects.all()
+    return Championship.objects.filter(organisers=user)
+
+
 def championships_for_organiser(*, user: Any) -> QuerySet[Championship]:
     """The championships ``user`` may manage, newest first, with their team counts."""
-    queryset = Championship.objects.annotate(team_count=Count("teams", distinct=True))
-    if not user.is_staff:
-        queryset = queryset.filter(organisers=user)
+    queryset = _managed_by(user).annotate(team_count=Count("teams", distinct=True))
     return queryset.order_by("-start_date", "name")
 
 
 def championship_for_organiser(*, user: Any, slug: str) -> Championship:
     """The championship ``slug`` if ``user`` may manage it, else ``Http404``."""
-    queryset = Championship.objects.all()
-    if not user.is_staff:
-        queryset = queryset.filter(organisers=user)
-    championship = queryset.filter(slug=slug).first()
+    championship = _managed_by(user).filter(slug=slug).first()
     if championship is None:
         raise Http404("No such championship.")
     return championship
