@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scoring.events import tricks
+
 CATALAN = "catalan"
 FROM_MESTRE = {"preset": "catalan", "mestre_penalty": "from_mestre"}
-
-
-def tricks(*sides):
-    return [{"trick": s} for s in sides]
 
 
 def mestre(by, decision):

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scoring.events import answer, call, tricks
+
 E, R, F = "envido", "real_envido", "falta_envido"
-
-
-def call(by, name):
-    return {"by": by, "call": name}
-
-
-def answer(by, name):
-    return {"by": by, "answer": name}
-
-
-def tricks(*sides):
-    return [{"trick": s} for s in sides]
 
 
 def chain_events(calls, reply):

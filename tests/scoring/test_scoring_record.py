@@ -10,10 +10,7 @@ from scoring.actions import Answer, Call, Trick
 from scoring.errors import EngineError
 from scoring.hand import apply
 from scoring.record import hand_from_record, score_hand
-
-
-def tricks(*sides):
-    return [{"trick": s} for s in sides]
+from tests.scoring.events import tricks
 
 
 def penalty(to, points, reason="interfered in pica-pica"):

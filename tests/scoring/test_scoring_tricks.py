@@ -9,10 +9,7 @@ from scoring.cards import parse_card
 from scoring.errors import EngineError
 from scoring.hand import apply, legal_actions
 from scoring.record import hand_from_record
-
-
-def tricks(*sides):
-    return [{"trick": s} for s in sides]
+from tests.scoring.events import tricks
 
 
 @pytest.mark.parametrize(

@@ -4,22 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def call(by, name):
-    return {"by": by, "call": name}
-
-
-def answer(by, name):
-    return {"by": by, "answer": name}
-
-
-def mazo(by):
-    return {"by": by, "mazo": True}
-
-
-def tricks(*sides):
-    return [{"trick": s} for s in sides]
-
+from tests.scoring.events import answer, call, mazo, tricks
 
 CATALAN = {"rules": "catalan"}
 
