@@ -137,3 +137,29 @@ def shots(tmp_path) -> Path:
     folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture
+def logged_in_page(browser, live_server):
+    """Open ``path`` as an anonymous visitor, log in at the page it is sent to, and return it.
+
+    Called as ``logged_in_page(path, username, password, viewport=..., language=...)``; the
+    page waits until it is back on ``path``.
+    """
+
+    def open_page(path: str, username: str, password: str, *, viewport, language: str = "en"):
+        context = browser.new_context(
+            viewport=viewport, extra_http_headers={"Accept-Language": language}
+        )
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        # Pages behind a login send an anonymous visitor to the login page first.
+        page.goto(f"{live_server.url}{path}")
+        assert "/accounts/login/" in page.url
+        page.fill("#id_username", username)
+        page.fill("#id_password", password)
+        page.click("button[type=submit]:has-text('Log in')")
+        page.wait_for_url(f"**{path}")
+        return page
+
+    return open_page

@@ -16,21 +16,14 @@ from tournaments.models import Hand
 TABLET = {"width": 1024, "height": 768}
 
 
-def test_a_referee_records_a_hand_on_a_tablet(browser, live_server, shots, django_user_model):
+def test_a_referee_records_a_hand_on_a_tablet(
+    logged_in_page, live_server, shots, django_user_model
+):
     referee = django_user_model.objects.create_user(username="lucia", password="falta-envido-30")
     referee.groups.add(Group.objects.get_or_create(name="referees")[0])
     match = make_match(referee=referee)
 
-    context = browser.new_context(viewport=TABLET, extra_http_headers={"Accept-Language": "en"})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-
-    page.goto(f"{live_server.url}/referee/")
-    assert "/accounts/login/" in page.url
-    page.fill("#id_username", "lucia")
-    page.fill("#id_password", "falta-envido-30")
-    page.click("button:has-text('Log in')")
-    page.wait_for_url("**/referee/")
+    page = logged_in_page("/referee/", "lucia", "falta-envido-30", viewport=TABLET)
     page.screenshot(path=str(shots / "referee-matches.png"), full_page=True)
     page.click("text=Los Anchos – Las Flores")
     page.wait_for_url(f"**/referee/matches/{match.pk}/")
@@ -58,4 +51,4 @@ def test_a_referee_records_a_hand_on_a_tablet(browser, live_server, shots, djang
 
     hand = Hand.objects.get(match=match)
     assert (hand.points_a, hand.points_b) == (2, 0)
-    context.close()
+    page.context.close()

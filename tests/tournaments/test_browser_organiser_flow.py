@@ -21,19 +21,11 @@ def assert_fits(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
 
 
-def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(browser, live_server, shots):
+def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(
+    browser, logged_in_page, live_server, shots
+):
     get_user_model().objects.create_user(username="marta", password="envido-real-33")
-    context = browser.new_context(viewport=DESKTOP, extra_http_headers={"Accept-Language": "en"})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-
-    # Log in: the organiser pages send an anonymous visitor to the login page first.
-    page.goto(f"{live_server.url}/organiser/")
-    assert "/accounts/login/" in page.url
-    page.fill("#id_username", "marta")
-    page.fill("#id_password", "envido-real-33")
-    page.click("button:has-text('Log in')")
-    page.wait_for_url("**/organiser/")
+    page = logged_in_page("/organiser/", "marta", "envido-real-33", viewport=DESKTOP)
 
     # A championship from the argentine preset.
     page.click("text=New championship")
@@ -105,4 +97,4 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(browser, 
         (shots / name).stat().st_size > 0 for name in ("match-phone.png", "stage-desktop.png")
     )
     public.close()
-    context.close()
+    page.context.close()
