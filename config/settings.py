@@ -174,3 +174,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO").upper()},
 }
+if CELERY_TASK_ALWAYS_EAGER:
+    # Tasks run inside the command or request that queued them: a line per task (and
+    # kombu's word on the in-memory broker) would bury what the command itself says.
+    LOGGING["loggers"] = {
+        "celery.app.trace": {"level": "WARNING"},
+        "kombu.connection": {"level": "ERROR"},
+    }

@@ -362,23 +362,26 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
 DRAFT = {"slug": "liga-de-invierno", "name": "Liga de Invierno", "days": 90}
 
 
-def load_demo(*, today: datetime.date | None = None) -> int:
-    """Create the demo championships that are missing; return how many were created."""
+def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
+    """Create the demo championships that are missing.
+
+    Returns each demo championship's name and whether this call created it.
+    """
     today = today or timezone.localdate()
-    created = 0
+    outcome = []
     builders = {"abierto-de-truco": _argentine, "torneig-truc-casal": _catalan}
     for slug, build in builders.items():
-        if Championship.objects.filter(slug=slug).exists():
+        existing = Championship.objects.filter(slug=slug).first()
+        if existing is not None:
+            outcome.append((existing.name, False))
             continue
         with transaction.atomic():
-            build(today, _referees())
-            stage_ids = list(
-                Stage.objects.filter(championship__slug=slug).values_list("pk", flat=True)
-            )
-        for stage in Stage.objects.filter(pk__in=stage_ids).select_related("championship"):
+            championship = build(today, _referees())
+        for stage in championship.stages.select_related("championship"):
             services.standings_refresh(stage=stage)
-        created += 1
-    if not Championship.objects.filter(slug=DRAFT["slug"]).exists():
+        outcome.append((championship.name, True))
+    existing = Championship.objects.filter(slug=DRAFT["slug"]).first()
+    if existing is None:
         services.championship_create(
             name=DRAFT["name"],
             slug=DRAFT["slug"],
@@ -386,5 +389,5 @@ def load_demo(*, today: datetime.date | None = None) -> int:
             venue="Peña El Ancho de Espadas",
             preset="argentine_flor",
         )
-        created += 1
-    return created
+    outcome.append((DRAFT["name"], existing is None))
+    return outcome

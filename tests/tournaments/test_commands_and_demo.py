@@ -3,8 +3,11 @@
 import csv
 import io
 import json
+import subprocess
+import sys
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from scoring.match import score_match
@@ -16,6 +19,21 @@ def run(*args) -> str:
     out = io.StringIO()
     call_command(*args, stdout=out, stderr=io.StringIO())
     return out.getvalue()
+
+
+@pytest.mark.parametrize("command", ["import_teams", "generate_round", "export", "load_demo"])
+def test_every_command_help_exits_0(command):
+    """``--help`` used to crash on the lazily translated help texts."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", command, "--help"],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: manage.py " + command in done.stdout
+    assert "Traceback" not in done.stderr
 
 
 def test_import_teams_command(championship, tmp_path):
@@ -67,8 +85,17 @@ def test_load_demo_twice_creates_no_duplicates(db):
         Hand.objects.count(),
     )
     second = run("load_demo")
-    assert "3 campeonatos de demostración creados." in first
-    assert "0 campeonatos de demostración creados." in second
+    # One line per championship, in the site's default language, and nothing else.
+    assert first.splitlines() == [
+        "Creado: Abierto de Truco de Gràcia",
+        "Creado: Torneig de Truc del Casal",
+        "Creado: Liga de Invierno",
+    ]
+    assert second.splitlines() == [
+        "Ya existía: Abierto de Truco de Gràcia",
+        "Ya existía: Torneig de Truc del Casal",
+        "Ya existía: Liga de Invierno",
+    ]
     assert (
         Championship.objects.count(),
         Team.objects.count(),

@@ -2,15 +2,15 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.exports import EXPORTS, export_csv
-from tournaments.management.commands._common import championship
+from tournaments.management.commands._common import TanteoCommand, championship
 
 
-class Command(BaseCommand):
+class Command(TanteoCommand):
     help = gettext_lazy("Export standings, matches or hands as CSV (UTF-8 with a BOM).")
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -1,15 +1,15 @@
 """``manage.py generate_round SLUG [--stage N]``: generate the next round of a stage."""
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import services
-from tournaments.management.commands._common import championship
+from tournaments.management.commands._common import TanteoCommand, championship
 
 
-class Command(BaseCommand):
+class Command(TanteoCommand):
     help = gettext_lazy(
         "Generate the next round of a stage (by default the championship's last stage)."
     )

@@ -2,15 +2,15 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.imports import ImportRowsError, teams_import
-from tournaments.management.commands._common import championship
+from tournaments.management.commands._common import TanteoCommand, championship
 
 
-class Command(BaseCommand):
+class Command(TanteoCommand):
     help = gettext_lazy("Import teams from a CSV file: all of them, or none if a row is bad.")
 
     def add_arguments(self, parser: CommandParser) -> None:

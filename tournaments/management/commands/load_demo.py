@@ -4,23 +4,18 @@ An Argentine pairs championship (groups then knockout) and a Catalan squads one 
 plus a draft; see ``tournaments.demo``. Idempotent: running it again changes nothing.
 """
 
-from django.core.management.base import BaseCommand
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.demo import load_demo
+from tournaments.management.commands._common import TanteoCommand
 
 
-class Command(BaseCommand):
-    help = _("Create the demo championships; running it again changes nothing.")
+class Command(TanteoCommand):
+    help = gettext_lazy("Create the demo championships; running it again changes nothing.")
 
     def handle(self, *args: object, **options: object) -> None:
-        created = load_demo()
-        self.stdout.write(
-            ngettext(
-                "%(count)d demo championship created.",
-                "%(count)d demo championships created.",
-                created,
-            )
-            % {"count": created}
-        )
+        # One line per championship, whatever the verbosity of the tasks it queues.
+        for name, created in load_demo():
+            line = _("Created: %(name)s") if created else _("Already there: %(name)s")
+            self.stdout.write(line % {"name": name})
