@@ -36,6 +36,7 @@ demo: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # Refresh the catalogs after changing translatable strings, then translate and compile.

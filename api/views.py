@@ -4,8 +4,8 @@ from django.db.models import QuerySet
 from rest_framework import viewsets
 
 from api.serializers import ChampionshipSerializer
+from tournaments.championships.selectors import championship_list_public
 from tournaments.models import Championship
-from tournaments.selectors import championship_list_public
 
 
 class ChampionshipViewSet(viewsets.ReadOnlyModelViewSet):

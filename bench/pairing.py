@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.formats import swiss
 from tournaments.formats.swiss import SwissTeam, swiss_pairings, swiss_teams
-from tournaments.tiebreaks import MatchResult, standings
+from tournaments.standings.tiebreaks import MatchResult, standings
 
 CHAIN = ["points", "buchholz", "chico_diff", "lots"]
 

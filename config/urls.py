@@ -11,8 +11,8 @@ from django.urls import include, path
 from config.views import after_login
 
 urlpatterns = [
-    path("", include("tournaments.urls")),
-    path("organiser/", include("tournaments.urls_organiser")),
+    path("", include("tournaments.web.urls")),
+    path("organiser/", include("tournaments.web.urls_organiser")),
     path("referee/", include("referees.urls")),
     # Django's login/logout with the project's templates (templates/registration/).
     path(

@@ -14,8 +14,9 @@ from django.http import Http404
 
 from scoring.match import next_hand
 from scoring.rules import RuleSet
-from tournaments import records
+from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Championship, Hand, Match, Membership
+from tournaments.results import records
 
 _MEMBERS = Membership.objects.select_related("player").order_by("order")
 _OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
@@ -126,7 +127,9 @@ class Sheet:
 def match_sheet(*, match: Match) -> Sheet:
     """The sheet of a match loaded by :func:`match_for_referee` (no further query)."""
     championship = match.stage.championship
-    rules = RuleSet.from_spec(records.rules_spec(championship, best_of=match.best_of))
+    rules = RuleSet.from_spec(
+        championship_selectors.rules_spec(championship, best_of=match.best_of)
+    )
     hands = list(match.hands.all())
     names = records.names(match) if match.team_b is not None else {}
     record: dict[str, Any] = {}

@@ -14,9 +14,9 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
+from tournaments.results import services as result_services
 
 
 def stale(number: int) -> TournamentError:
@@ -50,7 +50,7 @@ def hand_save(
     expected = _locked_count(match) + 1
     if expected != number:
         raise stale(expected)
-    return services.hand_record(match=match, record=record, recorded_by=recorded_by)
+    return result_services.hand_record(match=match, record=record, recorded_by=recorded_by)
 
 
 @transaction.atomic
@@ -59,4 +59,4 @@ def hand_undo(*, match: Match, number: int) -> None:
     count = _locked_count(match)
     if count != number:
         raise stale(count + 1)
-    services.hand_delete_last(match=match)
+    result_services.hand_delete_last(match=match)

@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy
 from referees import selectors, services
 from referees.entry import Entry, damaged, parse_json
 from referees.forms import PairsForm, PenaltyForm, PointsForm, SeatingForm, VoidForm
-from tournaments import services as tournament_services
 from tournaments.errors import TournamentError
+from tournaments.results import services as result_services
 
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
@@ -234,7 +234,7 @@ def seats(request: HttpRequest, match_id: int) -> HttpResponse:
     if not form.is_valid():
         return _render(request, match_sheet, None, forms={"seating": form})
     try:
-        tournament_services.match_start(match=match, seats=form.cleaned_data["seats"])
+        result_services.match_start(match=match, seats=form.cleaned_data["seats"])
     except TournamentError as exc:
         messages.error(request, exc.text)
         return redirect("referees:sheet", match.pk)

@@ -27,8 +27,13 @@ from scoring.actions import Mazo, Trick
 from scoring.hand import apply, is_finished, legal_actions
 from scoring.record import hand_from_record, score_hand
 from scoring.rules import RuleSet
-from tournaments import records, selectors, services
-from tournaments.models import Championship, Match, Stage
+from tournaments.championships import services as championship_services
+from tournaments.models import REFEREES_GROUP, Championship, Match
+from tournaments.results import records
+from tournaments.results import selectors as result_selectors
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
+from tournaments.standings import services as standing_services
 
 SEED = 2026
 MAX_HANDS = 400
@@ -245,7 +250,7 @@ def play_match_hands(rng: random.Random, match: Match, winner: str | None = None
 
 def _referees() -> list:
     users = get_user_model()
-    group, _ = UserGroup.objects.get_or_create(name=services.REFEREES_GROUP)
+    group, _ = UserGroup.objects.get_or_create(name=REFEREES_GROUP)
     result = []
     for username in ("arbitro.demo", "arbitra.demo"):
         user, created = users.objects.get_or_create(username=username)
@@ -262,25 +267,25 @@ def _play(rng: random.Random, matches: Sequence[Match], referees: list, start: d
         if match.is_bye:
             continue
         referee = referees[table % len(referees)]
-        services.match_assign(
+        result_services.match_assign(
             match=match,
             table=str(table),
             scheduled_at=start + datetime.timedelta(minutes=30 * (table // 5)),
             referee=referee,
         )
-        match = services.match_start(match=match)
+        match = result_services.match_start(match=match)
         a, b = match.team_a.seed or 99, match.team_b.seed or 99
         # The better seed wins two times in three: upsets happen.
         favourite = "A" if a < b else "B"
         wanted = favourite if rng.random() < 0.67 else ("B" if favourite == "A" else "A")
-        match = selectors.match_detail(pk=match.pk)
+        match = result_selectors.match_detail(pk=match.pk)
         hands = play_match_hands(rng, match, wanted)
-        services.match_hands_import(match=match, records=hands, recorded_by=referee)
+        result_services.match_hands_import(match=match, records=hands, recorded_by=referee)
 
 
 def _argentine(today: datetime.date, referees: list) -> Championship:
     rng = random.Random(f"{SEED}-abierto")
-    championship = services.championship_create(
+    championship = championship_services.championship_create(
         name="Abierto de Truco de Gràcia",
         slug="abierto-de-truco",
         start_date=today - datetime.timedelta(days=2),
@@ -291,18 +296,18 @@ def _argentine(today: datetime.date, referees: list) -> Championship:
     )
     players = _names(rng, SPANISH_FIRST, SPANISH_LAST, 32)
     for seed, name in enumerate(PAIRS, start=1):
-        services.team_create(
+        championship_services.team_create(
             championship=championship,
             name=name,
             seed=seed,
             club=rng.choice(["Gràcia", "Sants", "Rosario", "Córdoba", "Buenos Aires"]),
             players=players[2 * seed - 2 : 2 * seed],
         )
-    services.championship_set_status(championship=championship, status="registration")
-    services.championship_set_status(championship=championship, status="running")
-    stage = services.stage_create(
+    championship_services.championship_set_status(championship=championship, status="registration")
+    championship_services.championship_set_status(championship=championship, status="running")
+    stage = stage_services.stage_create(
         championship=championship,
-        format=Stage.Format.GROUPS_KNOCKOUT,
+        format="groups_knockout",
         name="Grupos y eliminatoria",
         settings={"group_count": 4, "advance": 2},
     )
@@ -310,16 +315,16 @@ def _argentine(today: datetime.date, referees: list) -> Championship:
         datetime.datetime.combine(championship.start_date, datetime.time(17))
     )
     for number in range(3):
-        created = services.round_generate(stage=stage)
+        created = stage_services.round_generate(stage=stage)
         _play(rng, created, referees, start + datetime.timedelta(hours=2 * number))
-    quarters = sorted(services.round_generate(stage=stage), key=lambda m: m.bracket_id)
+    quarters = sorted(stage_services.round_generate(stage=stage), key=lambda m: m.bracket_id)
     _play(rng, quarters[:2], referees, start + datetime.timedelta(days=1))
     return championship
 
 
 def _catalan(today: datetime.date, referees: list) -> Championship:
     rng = random.Random(f"{SEED}-casal")
-    championship = services.championship_create(
+    championship = championship_services.championship_create(
         name="Torneig de Truc del Casal",
         slug="torneig-truc-casal",
         start_date=today - datetime.timedelta(days=1),
@@ -332,7 +337,7 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
     players = _names(rng, CATALAN_FIRST, CATALAN_LAST, 24)
     for seed, name in enumerate(SQUADS, start=1):
         squad = players[3 * seed - 3 : 3 * seed]
-        services.team_create(
+        championship_services.team_create(
             championship=championship,
             name=name,
             seed=seed,
@@ -340,11 +345,11 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
             players=squad,
             captain=rng.choice(squad),
         )
-    services.championship_set_status(championship=championship, status="registration")
-    services.championship_set_status(championship=championship, status="running")
-    stage = services.stage_create(
+    championship_services.championship_set_status(championship=championship, status="registration")
+    championship_services.championship_set_status(championship=championship, status="running")
+    stage = stage_services.stage_create(
         championship=championship,
-        format=Stage.Format.SWISS,
+        format="swiss",
         name="Sistema suís",
         settings={"rounds": 5},
     )
@@ -352,9 +357,9 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
         datetime.datetime.combine(championship.start_date, datetime.time(10))
     )
     for number in range(2):
-        created = services.round_generate(stage=stage)
+        created = stage_services.round_generate(stage=stage)
         _play(rng, created, referees, start + datetime.timedelta(hours=2 * number))
-    third = sorted(services.round_generate(stage=stage), key=lambda m: m.pk)
+    third = sorted(stage_services.round_generate(stage=stage), key=lambda m: m.pk)
     _play(rng, third[:2], referees, start + datetime.timedelta(hours=4))
     return championship
 
@@ -378,11 +383,11 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         with transaction.atomic():
             championship = build(today, _referees())
         for stage in championship.stages.select_related("championship"):
-            services.standings_refresh(stage=stage)
+            standing_services.standings_refresh(stage=stage)
         outcome.append((championship.name, True))
     existing = Championship.objects.filter(slug=DRAFT["slug"]).first()
     if existing is None:
-        services.championship_create(
+        championship_services.championship_create(
             name=DRAFT["name"],
             slug=DRAFT["slug"],
             start_date=today + datetime.timedelta(days=DRAFT["days"]),

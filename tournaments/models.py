@@ -21,6 +21,10 @@ def default_tiebreaks() -> list[str]:
     return ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"]
 
 
+REFEREES_GROUP = "referees"
+"""Users in this Django group (or staff users) may referee matches."""
+
+
 class Championship(models.Model):
     """A truco championship, from its first announcement to its final standings."""
 
@@ -167,13 +171,6 @@ class Membership(models.Model):
 class Stage(models.Model):
     """One phase of a championship, played in one format."""
 
-    class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", _("Round robin")
-        SWISS = "swiss", _("Swiss")
-        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
-        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
-        GROUPS_KNOCKOUT = "groups_knockout", _("Groups then knockout")
-
     championship = models.ForeignKey(
         Championship,
         on_delete=models.CASCADE,
@@ -182,7 +179,9 @@ class Stage(models.Model):
     )
     name = models.CharField(_("name"), max_length=200)
     order = models.PositiveSmallIntegerField(_("order"), default=1)
-    format = models.CharField(_("format"), max_length=30, choices=Format.choices)
+    # A key of tournaments.stages.registry.FORMATS: the registry, not the database, lists
+    # the formats, so adding one needs no migration.
+    format = models.CharField(_("format"), max_length=30)
     # Format options (see docs/tournaments.md) and, once generated, the bracket positions
     # and group schedules the formats returned.
     settings = models.JSONField(_("settings"), default=dict, blank=True)
@@ -198,10 +197,6 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def is_bracket(self) -> bool:
-        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
 
 
 class Group(models.Model):

@@ -3,14 +3,15 @@
 from celery import shared_task
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.championships import services as championship_services
 from tournaments.models import Stage
+from tournaments.standings import services as standing_services
 
 
 @shared_task
 def championships_finish_ended() -> int:
     """Close the running championships whose end date has passed (idempotent, run daily)."""
-    return services.championships_finish_ended(today=timezone.localdate())
+    return championship_services.championships_finish_ended(today=timezone.localdate())
 
 
 @shared_task
@@ -19,4 +20,4 @@ def standings_refresh(stage_id: int) -> int:
     stage = Stage.objects.select_related("championship").filter(pk=stage_id).first()
     if stage is None:  # deleted since the result was recorded: nothing to refresh
         return 0
-    return services.standings_refresh(stage=stage)
+    return standing_services.standings_refresh(stage=stage)

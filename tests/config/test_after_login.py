@@ -5,8 +5,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
-from tournaments import services
-from tournaments.models import Championship, Stage
+from tournaments.models import Championship
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
 
 PASSWORD = "vale-cuatro-2026"
 
@@ -24,10 +25,10 @@ def assigned_match(db):
     championship = ChampionshipFactory(status=Championship.Status.RUNNING)
     for _ in range(2):
         TeamFactory(championship=championship)
-    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
-    match = services.round_generate(stage=stage)[0]
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    match = stage_services.round_generate(stage=stage)[0]
     referee = RefereeFactory()
-    services.match_assign(match=match, referee=referee, table="3")
+    result_services.match_assign(match=match, referee=referee, table="3")
     return championship, match, referee
 
 

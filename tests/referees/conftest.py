@@ -13,8 +13,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory
-from tournaments import services
-from tournaments.models import Match, Stage
+from tournaments.championships import services as championship_services
+from tournaments.models import Match
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
 
 PAIR_NAMES = (("Ana", "Alba"), ("Beto", "Bruno"))
 
@@ -34,13 +36,13 @@ def make_match(
     for seed, (name, players, captain) in enumerate(
         zip(team_names, teams, captains, strict=True), start=1
     ):
-        services.team_create(
+        championship_services.team_create(
             championship=championship, name=name, seed=seed, players=players, captain=captain
         )
-    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
-    (match,) = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
     if referee is not None:
-        services.match_assign(match=match, referee=referee, table="7")
+        result_services.match_assign(match=match, referee=referee, table="7")
     return match
 
 
@@ -140,7 +142,7 @@ def tablet(client, referee) -> Callable[[Match], Tablet]:
 
 @pytest.fixture
 def started(match) -> Match:
-    services.match_start(match=match)
+    result_services.match_start(match=match)
     match.refresh_from_db()
     return match
 

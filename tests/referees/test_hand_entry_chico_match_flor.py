@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from tests.referees.conftest import key, make_match
-from tournaments import services
 from tournaments.models import Hand, Match
+from tournaments.results import services as result_services
 
 
 def win_chico_by_falta_envido(page, mano: str, answer: str, winners: str) -> None:
@@ -42,7 +42,7 @@ def test_a_chico_ended_by_the_envido_and_a_match_played_to_its_end(started, tabl
 
 def test_a_contested_flor_settled_by_declared_points(referee, tablet):
     match = make_match(referee=referee, rules={"preset": "argentine_flor"})
-    services.match_start(match=match)
+    result_services.match_start(match=match)
     page = tablet(match)
     page.tap("Ana calls flor")
     page.tap("Beto calls flor")
@@ -70,14 +70,14 @@ def test_the_sheet_costs_the_same_queries_with_more_hands(
 
     before = queries_for_the_sheet()
     for _ in range(6):
-        services.hand_record(
+        result_services.hand_record(
             match=started, record={"events": [{"trick": "B"}, {"trick": "B"}]}, recorded_by=None
         )
     assert queries_for_the_sheet() == before
 
 
 def test_malas_and_buenas_are_shown_only_with_a_target_of_30(started, tablet, referee):
-    services.hand_record(
+    result_services.hand_record(
         match=started,
         record={"events": [{"penalty": {"to": "A", "points": 16, "reason": "x"}}, {"void": "y"}]},
         recorded_by=referee,
@@ -91,5 +91,5 @@ def test_malas_and_buenas_are_shown_only_with_a_target_of_30(started, tablet, re
         rules={"preset": "argentine", "target": 15},
         team_names=("Cortos", "Rápidos"),
     )
-    services.match_start(match=short)
+    result_services.match_start(match=short)
     assert "scoreboard__half" not in tablet(short).raw

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from tests.referees.conftest import key, make_match
-from tournaments import services
 from tournaments.models import Hand
+from tournaments.results import services as result_services
 
 
 def test_an_accepted_envido_settled_by_the_referees_word(started, tablet):
@@ -72,7 +72,7 @@ CATALAN = {
 
 def test_catalan_the_cap_de_colla_answers_and_the_mestre_decides(referee, tablet):
     match = make_match(referee=referee, **CATALAN)
-    services.match_start(match=match)
+    result_services.match_start(match=match)
     page = tablet(match)
     page.tap("Arnau calls truc")
     assert "Biel: quiero" in page.buttons()
@@ -84,7 +84,7 @@ def test_catalan_the_cap_de_colla_answers_and_the_mestre_decides(referee, tablet
     assert Hand.objects.get(number=1).points_a == 2
 
     # Colla del Pi reaches 11 (a penalty in a voided hand): the rule of 11 applies.
-    services.hand_record(
+    result_services.hand_record(
         match=match,
         record={"events": [{"penalty": {"to": "A", "points": 9, "reason": "x"}}, {"void": "y"}]},
         recorded_by=referee,
@@ -105,7 +105,7 @@ SIX = {
 
 def test_a_pica_pica_hand_with_three_pairs(referee, tablet):
     match = make_match(referee=referee, **SIX)
-    services.match_start(match=match)
+    result_services.match_start(match=match)
     page = tablet(match)
     assert "pica-pica" not in page.page  # each chico opens with a redondo hand
     page.tap("Trick to Ana, Alba and Aurora")
@@ -154,8 +154,8 @@ def test_a_pica_pica_hand_with_three_pairs(referee, tablet):
 
 def test_pairs_must_seat_every_player_once_against_an_opponent(referee, tablet):
     match = make_match(referee=referee, **SIX)
-    services.match_start(match=match)
-    services.hand_record(
+    result_services.match_start(match=match)
+    result_services.hand_record(
         match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
     )
     page = tablet(match)
@@ -176,8 +176,8 @@ def test_pairs_must_seat_every_player_once_against_an_opponent(referee, tablet):
 
 def test_the_default_pairs_face_opponents_and_can_be_recorded_as_offered(referee, tablet):
     match = make_match(referee=referee, **SIX)
-    services.match_start(match=match)
-    services.hand_record(
+    result_services.match_start(match=match)
+    result_services.hand_record(
         match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
     )
     page = tablet(match)

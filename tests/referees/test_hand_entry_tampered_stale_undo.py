@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from tests.referees.conftest import html_of, key, make_match
-from tournaments import services
 from tournaments.models import Hand, Match
+from tournaments.results import services as result_services
 
 
 def test_an_illegal_action_stores_nothing_and_says_why_in_english(started, tablet):
@@ -63,7 +63,7 @@ def test_a_stale_hand_number_stores_nothing(started, tablet, referee):
     page.tap("Trick to Ana and Alba")
     page.tap("Trick to Ana and Alba")
     # Meanwhile another referee records hand 1 from another tablet.
-    services.hand_record(
+    result_services.hand_record(
         match=started, record={"events": [{"trick": "B"}, {"trick": "B"}]}, recorded_by=referee
     )
     response = page.op("save", status=302)
@@ -110,7 +110,7 @@ def test_undo_deletes_the_last_hand_and_the_score_goes_back(started, tablet):
 def test_undo_of_a_hand_that_is_no_longer_the_last_is_refused(started, tablet):
     page = tablet(started)
     for _ in range(2):
-        services.hand_record(
+        result_services.hand_record(
             match=started, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
         )
     response = page.client.post(reverse("referees:undo", args=[started.pk]), {"number": "1"})
@@ -166,8 +166,8 @@ def test_forged_pica_pica_pairs_are_refused(referee, tablet):
     match = make_match(
         referee=referee, teams=(("Ana", "Alba", "Aurora"), ("Beto", "Bruno", "Blas"))
     )
-    services.match_start(match=match)
-    services.hand_record(
+    result_services.match_start(match=match)
+    result_services.hand_record(
         match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=None
     )
     page = tablet(match)

@@ -10,8 +10,8 @@ from django.urls import reverse
 from tests.referees.conftest import make_match
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import RefereeFactory
-from tournaments import services
 from tournaments.models import Hand
+from tournaments.results import services as result_services
 
 MATCH_URLS = [
     ("get", "referees:sheet", {}),
@@ -25,8 +25,8 @@ MATCH_URLS = [
 @pytest.fixture
 def played(match, referee):
     """A started match with one recorded hand, so that every URL has something to do."""
-    services.match_start(match=match)
-    services.hand_record(
+    result_services.match_start(match=match)
+    result_services.hand_record(
         match=match, record={"events": [{"trick": "A"}, {"trick": "A"}]}, recorded_by=referee
     )
     return match

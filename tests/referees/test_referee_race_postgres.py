@@ -10,9 +10,9 @@ from django.db import connection, connections
 from referees import services
 from tests.referees.conftest import make_match
 from tests.tournaments.factories import RefereeFactory
-from tournaments import services as tournament_services
 from tournaments.errors import TournamentError
 from tournaments.models import Hand
+from tournaments.results import services as result_services
 
 
 @pytest.mark.django_db(transaction=True)
@@ -20,7 +20,7 @@ def test_two_tablets_saving_hand_one_store_it_once():
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL (SQLite serialises every writer anyway)")
     referee = RefereeFactory()
-    match = tournament_services.match_start(match=make_match(referee=referee))
+    match = result_services.match_start(match=make_match(referee=referee))
     record = {"events": [{"trick": "A"}, {"trick": "A"}]}
     barrier = threading.Barrier(2)
     outcomes: list[str] = []

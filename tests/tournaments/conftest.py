@@ -5,8 +5,8 @@ from collections.abc import Callable
 import pytest
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
-from tournaments import services
 from tournaments.models import Championship, Match, Team
+from tournaments.results import services as result_services
 
 
 def chico_hand(match: Match, winner: str) -> dict:
@@ -31,12 +31,12 @@ def play(match: Match, winner: Team, *, games: int | None = None, referee=None) 
     side = "A" if winner.pk == match.team_a_id else "B"
     loser = "B" if side == "A" else "A"
     if not match.seats:
-        services.match_start(match=match)
+        result_services.match_start(match=match)
     sequence = [side, side] if games == 2 else [side, loser, side]
     if match.best_of == 1:
         sequence = [side]
     for chico_winner in sequence:
-        services.hand_record(
+        result_services.hand_record(
             match=match, record=chico_hand(match, chico_winner), recorded_by=referee
         )
     match.refresh_from_db()

@@ -11,8 +11,11 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from scoring.match import score_match
-from tournaments import records, selectors, services
-from tournaments.models import Championship, Hand, Match, Player, Stage, Team
+from tournaments.models import Championship, Hand, Match, Player, Team
+from tournaments.results import records
+from tournaments.results import selectors as result_selectors
+from tournaments.stages import services as stage_services
+from tournaments.standings import selectors as standing_selectors
 
 
 def run(*args) -> str:
@@ -53,7 +56,7 @@ def test_import_teams_command(championship, tmp_path):
 
 def test_generate_round_and_export_commands(championship, make_teams, play_match, tmp_path):
     make_teams(championship, 4)
-    services.stage_create(championship=championship, format="round_robin")
+    stage_services.stage_create(championship=championship, format="round_robin")
     out = run("generate_round", championship.slug, "--stage", "1")
     assert "2 partidas generadas" in out
     for match in Match.objects.all():
@@ -108,7 +111,7 @@ def test_load_demo_twice_creates_no_duplicates(db):
     assert abierto.teams.count() == 16
     assert all(t.memberships.count() == 2 for t in abierto.teams.all())
     stage = abierto.stages.get()
-    assert stage.format == Stage.Format.GROUPS_KNOCKOUT
+    assert stage.format == "groups_knockout"
     assert stage.groups.count() == 4
     quarters = stage.matches.filter(bracket_id__startswith="W1-")
     assert quarters.count() == 4 and quarters.filter(winner__isnull=False).count() == 2
@@ -124,11 +127,11 @@ def test_load_demo_twice_creates_no_duplicates(db):
     assert all(t.memberships.count() == 3 for t in casal.teams.all())
     swiss = casal.stages.get()
     assert swiss.rounds.count() == 3
-    assert selectors.stage_standings(stage=swiss)[0].points >= 2
+    assert standing_selectors.stage_standings(stage=swiss)[0].points >= 2
 
     # Every played match is real: its stored hands score, through the engine, to its result.
     for match in Match.objects.filter(hands__isnull=False).distinct()[:10]:
-        match = selectors.match_detail(pk=match.pk)
+        match = result_selectors.match_detail(pk=match.pk)
         result = score_match(records.match_record(match, [h.record for h in match.hands.all()]))
         assert (result["winner"] == "A") == (match.winner_id == match.team_a_id)
         assert any("play" in e for h in match.hands.all() for e in h.record["events"])

@@ -7,9 +7,11 @@ from django.db import IntegrityError, connection, connections
 
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, StandingsSnapshot
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
 
 
 @pytest.mark.django_db(transaction=True)
@@ -19,9 +21,9 @@ def test_two_referees_cannot_both_record_hand_one():
     championship = ChampionshipFactory()
     TeamFactory(championship=championship, seed=1)
     TeamFactory(championship=championship, seed=2)
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
-    match = services.match_start(match=match)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    match = result_services.match_start(match=match)
     record = chico_hand(match, "A")  # both tablets send the first hand
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
@@ -29,7 +31,7 @@ def test_two_referees_cannot_both_record_hand_one():
     def referee() -> None:
         try:
             barrier.wait()
-            services.hand_record(match=match, record=record, recorded_by=None)
+            result_services.hand_record(match=match, record=record, recorded_by=None)
             outcomes.append("stored")
         except (TournamentError, IntegrityError) as error:
             outcomes.append(type(error).__name__)
@@ -52,9 +54,9 @@ def test_two_referees_cannot_both_record_hand_one():
 
 def test_the_standings_task_is_idempotent_and_tolerates_a_deleted_stage(championship, make_teams):
     make_teams(championship, 2)
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
-    services.match_walkover(match=match, winner=match.team_b, reason="No se presentó")
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    result_services.match_walkover(match=match, winner=match.team_b, reason="No se presentó")
     assert tasks.standings_refresh(stage.pk) == 1
     assert tasks.standings_refresh(stage.pk) == 1
     snapshot = StandingsSnapshot.objects.get(stage=stage)

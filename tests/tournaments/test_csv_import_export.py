@@ -12,9 +12,12 @@ from django.utils import translation
 from scoring.record import score_hand
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory
-from tournaments import exports, selectors, services
-from tournaments.imports import ImportRowsError, teams_import
+from tournaments.io import exports
+from tournaments.io.imports import ImportRowsError, teams_import
 from tournaments.models import Hand, Player, Team
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
+from tournaments.standings import selectors as standing_selectors
 
 GOOD = """team,seed,club,player,captain
 Los Anchos,1,Club Social de Gràcia,Ramón Núñez,
@@ -103,17 +106,17 @@ def played(championship, make_teams, referee):
     teams = make_teams(championship, 4)
     teams[0].club = 'Peña "El Ancho", Gràcia'
     teams[0].save()
-    stage = services.stage_create(championship=championship, format="round_robin")
-    first = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    first = stage_services.round_generate(stage=stage)
     play(first[0], first[0].team_a, referee=referee)
-    services.match_walkover(match=first[1], winner=first[1].team_b, reason="No se presentó")
-    services.round_generate(stage=stage)
+    result_services.match_walkover(match=first[1], winner=first[1].team_b, reason="No se presentó")
+    stage_services.round_generate(stage=stage)
     return stage
 
 
 def test_standings_export_round_trip(championship, played):
     rows = parse(exports.export_standings(championship))
-    lines = selectors.stage_standings(stage=played)
+    lines = standing_selectors.stage_standings(stage=played)
     assert [r["team"] for r in rows] == [line.team.name for line in lines]
     for row, line in zip(rows, lines, strict=True):
         assert int(row["rank"]) == line.rank
@@ -156,10 +159,10 @@ def test_hands_export_carries_records_the_engine_scores(championship, played, re
 def test_the_hands_export_streams(championship, make_teams):
     """A few thousand hands come out row by row from a generator (memory stays flat)."""
     teams = make_teams(championship, 2)
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
-    match = services.match_start(match=match)
-    services.hand_record(match=match, record=_mazo(match), recorded_by=None)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    match = result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=_mazo(match), recorded_by=None)
     template = Hand.objects.get()
     Hand.objects.bulk_create(
         [

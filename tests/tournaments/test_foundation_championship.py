@@ -9,7 +9,8 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from tournaments import selectors, services
+from tournaments.championships import selectors as championship_selectors
+from tournaments.championships import services as championship_services
 from tournaments.models import Championship
 
 START = datetime.date(2026, 4, 23)
@@ -69,7 +70,7 @@ def test_public_selector_excludes_drafts_and_orders_newest_first(championship_fa
         status=Championship.Status.REGISTRATION, start_date=START + datetime.timedelta(30)
     )
     championship_factory(status=Championship.Status.DRAFT)
-    assert list(selectors.championship_list_public()) == [new, old]
+    assert list(championship_selectors.championship_list_public()) == [new, old]
 
 
 def test_finishing_ended_championships_is_idempotent(championship_factory):
@@ -83,8 +84,8 @@ def test_finishing_ended_championships_is_idempotent(championship_factory):
     )
     today = START + datetime.timedelta(1)
 
-    assert services.championships_finish_ended(today=today) == 1
-    assert services.championships_finish_ended(today=today) == 0
+    assert championship_services.championships_finish_ended(today=today) == 1
+    assert championship_services.championships_finish_ended(today=today) == 0
     statuses = {c.slug: c.status for c in Championship.objects.all()}
     assert statuses == {
         ended.slug: Championship.Status.FINISHED,
@@ -104,7 +105,7 @@ def test_load_demo_is_idempotent_and_feeds_the_home_page(db, client):
     # Commands speak the site's default language, Spanish.
     assert first.getvalue().count("Creado: ") == count
     assert second.getvalue().count("Ya existía: ") == count
-    public = selectors.championship_list_public()
+    public = championship_selectors.championship_list_public()
     assert public.count() >= 2
     html = client.get("/").content.decode()
     assert all(c.name in html for c in public)

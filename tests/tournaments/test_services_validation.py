@@ -7,16 +7,18 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
-from tournaments import services
+from tournaments.championships import services as championship_services
 from tournaments.errors import TournamentError
 from tournaments.models import Championship, Hand, Match, Membership, Team
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
 
 START = datetime.date(2026, 6, 1)
 
 
 def test_championship_from_a_preset_and_options(db):
     organiser = UserFactory()
-    championship = services.championship_create(
+    championship = championship_services.championship_create(
         name="Copa Trucardo",
         slug="copa-trucardo",
         start_date=START,
@@ -39,7 +41,7 @@ def test_championship_from_a_preset_and_options(db):
 )
 def test_a_bad_rule_option_is_named_in_the_users_language(db, language, text):
     with pytest.raises(TournamentError) as error:
-        services.championship_create(
+        championship_services.championship_create(
             name="Mal", slug="mal", start_date=START, options={"target": 20}
         )
     assert error.value.code == "bad_option_value"
@@ -50,12 +52,12 @@ def test_a_bad_rule_option_is_named_in_the_users_language(db, language, text):
 
 def test_unknown_option_and_bad_tiebreaks_are_refused(db):
     with pytest.raises(TournamentError) as error:
-        services.championship_create(
+        championship_services.championship_create(
             name="X", slug="x", start_date=START, options={"colour": "red"}
         )
     assert error.value.code == "unknown_option"
     with pytest.raises(TournamentError) as error:
-        services.championship_create(
+        championship_services.championship_create(
             name="X", slug="x", start_date=START, tiebreaks=["lots", "points"]
         )
     assert error.value.code == "lots_not_last"
@@ -65,78 +67,91 @@ def test_unknown_option_and_bad_tiebreaks_are_refused(db):
 def test_status_follows_the_lifecycle(db):
     championship = ChampionshipFactory(status=Championship.Status.DRAFT)
     with pytest.raises(TournamentError):
-        services.championship_set_status(championship=championship, status="finished")
+        championship_services.championship_set_status(championship=championship, status="finished")
     for status in ("registration", "running", "finished"):
-        championship = services.championship_set_status(championship=championship, status=status)
+        championship = championship_services.championship_set_status(
+            championship=championship, status=status
+        )
     assert championship.status == Championship.Status.FINISHED
 
 
 def test_team_sizes_and_caps_de_colla(db):
     championship = ChampionshipFactory(rules={"preset": "catalan"}, team_size=3)
-    team = services.team_create(
-        championship=championship, name="Colla", players=["Jordi", "Núria", "Pere"]
+    team = championship_services.team_create(
+        championship=championship, name="Colla", players=["Jordi", "Núria", "Pere"], captain="Pere"
     )
     with pytest.raises(TournamentError) as error:
-        services.team_add_player(team=team, name="Quarta")
+        championship_services.team_add_player(team=team, name="Quarta")
     assert error.value.code == "team_full"
     assert team.memberships.count() == 3
 
-    pere = team.players.get(name="Pere")
-    services.team_set_captain(team=team, player=pere)
-    services.team_set_captain(team=team, player=team.players.get(name="Jordi"))
+    championship_services.team_set_captain(team=team, player=team.players.get(name="Jordi"))
     assert [m.player.name for m in Membership.objects.filter(is_captain=True)] == ["Jordi"]
 
     with pytest.raises(TournamentError) as error:
-        services.team_create(
+        championship_services.team_create(
             championship=championship, name="Colla 2", players=["A", "B", "C"], captain="Z"
         )
     assert error.value.code == "captain_not_member"
     assert not Team.objects.filter(name="Colla 2").exists()
 
-    # A squad without its cap de colla cannot start a match.
-    other = services.team_create(championship=championship, name="Sense cap", players="XYZ")
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
+    # A squad entered with its players needs its cap de colla at once...
     with pytest.raises(TournamentError) as error:
-        services.match_start(match=match)
+        championship_services.team_create(
+            championship=championship, name="Sense cap", players=["X", "Y", "Z"]
+        )
     assert error.value.code == "captain_missing"
-    services.team_set_captain(team=other, player=other.players.first())
-    match = services.match_start(match=match)
+    assert not Team.objects.filter(name="Sense cap").exists()
+    problems = championship_services.team_entry_problems(
+        championship=championship, team="Dos caps", players=["X", "Y", "Z"], captains=["X", "Y"]
+    )
+    assert [p.code for p in problems] == ["captain_many"]
+    # ...and one whose players came one by one without it cannot start a match.
+    other = championship_services.team_create(championship=championship, name="Sense cap")
+    for name in "XYZ":
+        championship_services.team_add_player(team=other, name=name)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    with pytest.raises(TournamentError) as error:
+        result_services.match_start(match=match)
+    assert error.value.code == "captain_missing"
+    championship_services.team_set_captain(team=other, player=other.players.first())
+    match = result_services.match_start(match=match)
     assert len(match.seats) == 6
 
 
 def test_team_names_are_unique_in_a_championship(championship):
-    services.team_create(championship=championship, name="Los Anchos")
+    championship_services.team_create(championship=championship, name="Los Anchos")
     with pytest.raises(TournamentError):
-        services.team_create(championship=championship, name="Los Anchos")
+        championship_services.team_create(championship=championship, name="Los Anchos")
     with pytest.raises(IntegrityError), transaction.atomic():
         Team.objects.create(championship=championship, name="Los Anchos")
-    services.team_create(championship=ChampionshipFactory(), name="Los Anchos")
+    championship_services.team_create(championship=ChampionshipFactory(), name="Los Anchos")
 
 
 def test_seats_and_referees(championship, make_teams, referee):
     make_teams(championship, 2)
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
     with pytest.raises(TournamentError) as error:
-        services.match_assign(match=match, referee=UserFactory())
+        result_services.match_assign(match=match, referee=UserFactory())
     assert error.value.code == "not_referee"
-    services.match_assign(match=match, table="3", referee=referee)
+    result_services.match_assign(match=match, table="3", referee=referee)
     match.refresh_from_db()
     assert (match.table, match.referee) == ("3", referee)
 
     players = [m.player for t in (match.team_a, match.team_b) for m in t.memberships.all()]
     with pytest.raises(TournamentError):
-        services.match_start(match=match, seats=[p.pk for p in players[:3]])
+        result_services.match_start(match=match, seats=[p.pk for p in players[:3]])
     seats = [players[0].pk, players[3].pk, players[1].pk, players[2].pk]
-    match = services.match_start(match=match, seats=seats)
+    match = result_services.match_start(match=match, seats=seats)
     assert match.seats == [f"p{pk}" for pk in seats]
 
 
 def test_database_constraints_guard_the_records(championship, make_teams):
     a, _b = make_teams(championship, 2)
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
     with pytest.raises(IntegrityError), transaction.atomic():
         Match.objects.create(stage=stage, round=match.round, team_a=a, team_b=a)
     Hand.objects.create(match=match, number=1, record={"events": []}, status="complete")
@@ -148,20 +163,25 @@ def test_database_constraints_guard_the_records(championship, make_teams):
 
 def test_removing_a_team(championship, make_teams):
     a, b, c = make_teams(championship, 3)
-    services.stage_create(championship=championship, format="round_robin", teams=[a, b])
-    services.team_remove(team=c)
+    # Only while entries are open (the fixture's championship is running).
+    with pytest.raises(TournamentError) as error:
+        championship_services.team_remove(team=c)
+    assert error.value.code == "entries_closed"
+    championship_services.championship_set_status(championship=championship, status="registration")
+    stage_services.stage_create(championship=championship, format="round_robin", teams=[a, b])
+    championship_services.team_remove(team=c)
     assert not Team.objects.filter(pk=c.pk).exists()
     stage = championship.stages.get()
-    services.round_generate(stage=stage)
+    stage_services.round_generate(stage=stage)
     with pytest.raises(TournamentError):
-        services.team_remove(team=a)
+        championship_services.team_remove(team=a)
     assert TeamFactory._meta.model.objects.filter(pk=a.pk).exists()
 
 
 def test_the_admin_shows_every_model(admin_client, championship, make_teams, play_match):
     make_teams(championship, 2)
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
     play_match(match, match.team_a)
     for model in (
         "championship",

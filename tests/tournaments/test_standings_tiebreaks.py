@@ -6,8 +6,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.conftest import chico_hand
-from tournaments import selectors, services, tiebreaks
 from tournaments.models import Match, StandingsSnapshot
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
+from tournaments.standings import selectors as standing_selectors
+from tournaments.standings import services as standing_services
+from tournaments.standings import tiebreaks
 
 
 def mazo_hand(match: Match, loser: str) -> dict:
@@ -19,13 +23,13 @@ def mazo_hand(match: Match, loser: str) -> dict:
 def play_hands(match: Match, script: str) -> Match:
     """Play ``script``: "A"/"B" a chico won by that side, "a"/"b" a 2-point mazo hand."""
     if not match.seats:
-        services.match_start(match=match)
+        result_services.match_start(match=match)
     for step in script:
         if step.isupper():
             record = chico_hand(match, step)
         else:
             record = mazo_hand(match, "B" if step == "a" else "A")
-        services.hand_record(match=match, record=record, recorded_by=None)
+        result_services.hand_record(match=match, record=record, recorded_by=None)
     match.refresh_from_db()
     return match
 
@@ -52,16 +56,16 @@ def chain(championship, keys):
 def round_robin(championship, make_teams):
     def build(count):
         teams = make_teams(championship, count)
-        stage = services.stage_create(championship=championship, format="round_robin")
+        stage = stage_services.stage_create(championship=championship, format="round_robin")
         for _ in range(count - 1 + count % 2):
-            services.round_generate(stage=stage)
+            stage_services.round_generate(stage=stage)
         return stage, teams
 
     return build
 
 
 def order(stage, **kwargs):
-    return [line.team.seed for line in selectors.stage_standings(stage=stage, **kwargs)]
+    return [line.team.seed for line in standing_selectors.stage_standings(stage=stage, **kwargs)]
 
 
 def test_chicos_won_chico_difference_and_lots(championship, round_robin):
@@ -70,7 +74,7 @@ def test_chicos_won_chico_difference_and_lots(championship, round_robin):
     play_between(stage, t2, t3, "XYX")  # 2-1
     play_between(stage, t3, t1, "XYX")  # 2-1: everyone has one win
     chain(championship, ["points", "chico_diff"])
-    lines = selectors.stage_standings(stage=stage)
+    lines = standing_selectors.stage_standings(stage=stage)
     assert [(line.team.seed, line.metrics["chico_diff"]) for line in lines] == [
         (1, 1),
         (3, 0),
@@ -80,7 +84,7 @@ def test_chicos_won_chico_difference_and_lots(championship, round_robin):
 
     # Chicos won: t1 and t3 both won 3; the lots (seeded by the championship) split them.
     chain(championship, ["points", "chicos_won", "lots"])
-    lines = selectors.stage_standings(stage=stage)
+    lines = standing_selectors.stage_standings(stage=stage)
     assert lines[2].team == t2 and lines[2].metrics["chicos_won"] == 2
     lots = tiebreaks.draw_lots([t1.pk, t3.pk, t2.pk], championship.lots_seed)
     assert [line.team.pk for line in lines[:2]] == sorted([t1.pk, t3.pk], key=lots.get)
@@ -88,7 +92,7 @@ def test_chicos_won_chico_difference_and_lots(championship, round_robin):
 
     # Without lots the two share the rank.
     chain(championship, ["points", "chicos_won"])
-    assert [line.rank for line in selectors.stage_standings(stage=stage)] == [1, 1, 3]
+    assert [line.rank for line in standing_selectors.stage_standings(stage=stage)] == [1, 1, 3]
 
 
 def test_tantos_for_and_difference(championship, round_robin):
@@ -96,7 +100,7 @@ def test_tantos_for_and_difference(championship, round_robin):
     play_between(stage, t1, t2, "xxxxxYXX")  # t1: 10 in a lost chico, then two of 30
     play_between(stage, t2, t3, "yyyXX")  # t3: 6 in a lost chico
     play_between(stage, t3, t1, "XX")
-    lines = {line.team: line for line in selectors.stage_standings(stage=stage)}
+    lines = {line.team: line for line in standing_selectors.stage_standings(stage=stage)}
     assert (lines[t1].tantos_for, lines[t1].tantos_against) == (70, 90)
     assert (lines[t2].tantos_for, lines[t2].tantos_against) == (90, 76)
     assert (lines[t3].tantos_for, lines[t3].tantos_against) == (66, 60)
@@ -104,7 +108,9 @@ def test_tantos_for_and_difference(championship, round_robin):
     assert order(stage) == [2, 1, 3]
     chain(championship, ["points", "tantos_diff"])
     assert order(stage) == [2, 3, 1]
-    assert [line.metrics["tantos_diff"] for line in selectors.stage_standings(stage=stage)] == [
+    assert [
+        line.metrics["tantos_diff"] for line in standing_selectors.stage_standings(stage=stage)
+    ] == [
         14,
         6,
         -20,
@@ -123,11 +129,11 @@ def test_head_to_head_beats_chico_difference(championship, round_robin):
     chain(championship, ["points", "chico_diff"])
     assert order(stage)[:2] == [2, 1]
     chain(championship, ["points", "head_to_head", "chico_diff"])
-    lines = selectors.stage_standings(stage=stage)
+    lines = standing_selectors.stage_standings(stage=stage)
     assert [line.team.seed for line in lines][:2] == [1, 2]
     assert (lines[0].metrics["head_to_head"], lines[1].metrics["head_to_head"]) == (1, 0)
     chain(championship, ["wins", "lots"])
-    assert [line.metrics["wins"] for line in selectors.stage_standings(stage=stage)] == [
+    assert [line.metrics["wins"] for line in standing_selectors.stage_standings(stage=stage)] == [
         2,
         2,
         1,
@@ -137,9 +143,11 @@ def test_head_to_head_beats_chico_difference(championship, round_robin):
 
 def test_buchholz_and_median_buchholz_in_a_swiss(championship, make_teams):
     teams = make_teams(championship, 6)
-    stage = services.stage_create(championship=championship, format="swiss", settings={"rounds": 3})
+    stage = stage_services.stage_create(
+        championship=championship, format="swiss", settings={"rounds": 3}
+    )
     for number in range(3):
-        for match in services.round_generate(stage=stage):
+        for match in stage_services.round_generate(stage=stage):
             # The better seed wins, except that seed 4 beats seed 1 in round 2.
             a, b = match.team_a, match.team_b
             winner = a if a.seed < b.seed else b
@@ -147,7 +155,7 @@ def test_buchholz_and_median_buchholz_in_a_swiss(championship, make_teams):
                 winner = a if a.seed == 4 else b
             play_hands(match, "AA" if winner == a else "BB")
     chain(championship, ["points", "buchholz", "median_buchholz", "lots"])
-    lines = selectors.stage_standings(stage=stage)
+    lines = standing_selectors.stage_standings(stage=stage)
     points = {line.team.pk: line.points for line in lines}
     for line in lines:
         opponents = [
@@ -188,7 +196,7 @@ def test_the_snapshot_is_refreshed_after_each_result(
         play_hands(match, sx * 2)
     snapshot = StandingsSnapshot.objects.get(stage=stage, group=None)
     assert snapshot.rows[0]["team"] == t2.pk
-    assert selectors.stage_standings(stage=stage) == selectors.stage_standings(
+    assert standing_selectors.stage_standings(stage=stage) == standing_selectors.stage_standings(
         stage=stage, use_snapshot=False
     )
     # A new result drops the stale snapshot at once, before the refresh runs.
@@ -205,16 +213,16 @@ def test_the_standings_query_count_does_not_grow_with_teams(
     for size in (4, 40):
         championship = championship_factory(slug=f"liga-{size}")
         make_teams(championship, size)
-        stage = services.stage_create(championship=championship, format="round_robin")
-        for match in services.round_generate(stage=stage):
-            services.match_walkover(match=match, winner=match.team_a, reason="test")
+        stage = stage_services.stage_create(championship=championship, format="round_robin")
+        for match in stage_services.round_generate(stage=stage):
+            result_services.match_walkover(match=match, winner=match.team_a, reason="test")
         if use_snapshot:
-            services.standings_refresh(stage=stage)
+            standing_services.standings_refresh(stage=stage)
         stage = type(stage).objects.select_related("championship").get(pk=stage.pk)
         with CaptureQueriesContext(connection) as queries:
-            lines = selectors.stage_standings(stage=stage, use_snapshot=use_snapshot)
+            lines = standing_selectors.stage_standings(stage=stage, use_snapshot=use_snapshot)
         assert len(lines) == size
         counts.append(len(queries))
         with django_assert_max_num_queries(3):
-            selectors.stage_standings(stage=stage, use_snapshot=use_snapshot)
+            standing_selectors.stage_standings(stage=stage, use_snapshot=use_snapshot)
     assert counts[0] == counts[1]

@@ -6,7 +6,7 @@ import pytest
 from django.utils.functional import Promise
 
 from tournaments.formats.base import FormatError
-from tournaments.tiebreaks import (
+from tournaments.standings.tiebreaks import (
     DEFAULT_CHAIN,
     TIEBREAKS,
     ByeBuchholz,

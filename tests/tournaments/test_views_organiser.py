@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
-from tournaments import services
-from tournaments.models import Championship, Match, Stage, Team
+from tournaments.models import Championship, Match, Team
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
 
 PASSWORD = "truco-y-retruco-2026"
 
@@ -36,8 +37,8 @@ def setup(organiser):
     championship = ChampionshipFactory(status=Championship.Status.RUNNING)
     championship.organisers.add(organiser)
     teams = [TeamFactory(championship=championship) for _ in range(4)]
-    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
-    matches = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    matches = stage_services.round_generate(stage=stage)
     return {
         "championship": championship,
         "teams": teams,
@@ -391,7 +392,7 @@ def test_create_a_stage_and_generate_a_round(client, organiser, registration, fo
     )
     stage = registration.stages.get()
     assert response["Location"] == reverse("organiser:stage", args=[registration.slug, stage.pk])
-    assert stage.format == Stage.Format.ROUND_ROBIN and stage.settings["cycles"] == 2
+    assert stage.format == "round_robin" and stage.settings["cycles"] == 2
     registration.refresh_from_db()
     assert registration.tiebreaks == ["points", "wins", "lots"]
 
@@ -405,18 +406,18 @@ def test_create_a_stage_and_generate_a_round(client, organiser, registration, fo
 @pytest.mark.parametrize(
     ("choice", "extra", "format", "settings"),
     [
-        ("swiss", {"rounds": "3"}, Stage.Format.SWISS, {"rounds": 3}),
+        ("swiss", {"rounds": "3"}, "swiss", {"rounds": 3}),
         (
             "single_elimination",
             {"third_place": "on"},
-            Stage.Format.SINGLE_ELIMINATION,
+            "single_elimination",
             {"third_place": True},
         ),
-        ("double_elimination_no_reset", {}, Stage.Format.DOUBLE_ELIMINATION, {"reset": False}),
+        ("double_elimination_no_reset", {}, "double_elimination", {"reset": False}),
         (
             "groups_knockout",
             {"group_count": "2", "advance": "1"},
-            Stage.Format.GROUPS_KNOCKOUT,
+            "groups_knockout",
             {"group_count": 2, "advance": 1},
         ),
     ],
@@ -603,7 +604,7 @@ def test_the_import_report_speaks_spanish(client, organiser, registration):
 def test_download_each_csv(client, setup, organiser, play_match, kind, header):
     match = setup["match"]
     play_match(match, match.team_a)
-    services.match_assign(match=setup["match"], table="Mesa 1")
+    result_services.match_assign(match=setup["match"], table="Mesa 1")
     client.force_login(organiser)
     response = client.get(reverse("organiser:export", args=[setup["championship"].slug, kind]))
     assert response.status_code == 200
@@ -694,8 +695,8 @@ def test_a_forfeit_keeps_the_hands_already_played(client, setup, organiser, refe
     from tests.tournaments.conftest import chico_hand
 
     match: Match = setup["match"]
-    services.match_start(match=match)
-    services.hand_record(match=match, record=chico_hand(match, "B"), recorded_by=referee)
+    result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=chico_hand(match, "B"), recorded_by=referee)
     client.force_login(organiser)
     url = reverse("organiser:walkover", args=[setup["championship"].slug, match.pk])
     # Hands were recorded: a plain walkover is refused with the service's reason.

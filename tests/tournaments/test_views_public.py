@@ -6,8 +6,12 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
-from tournaments import selectors, services
-from tournaments.models import Championship, Match, Stage, StandingsSnapshot
+from tournaments.models import Championship, Match, StandingsSnapshot
+from tournaments.results import selectors as result_selectors
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
+from tournaments.standings import selectors as standing_selectors
+from tournaments.standings import services as standing_services
 
 
 def html_of(response) -> str:
@@ -27,8 +31,8 @@ def running(db):
 def round_robin_played(championship, count, play_match):
     """A round robin of ``count`` teams whose first round is played: better seeds win."""
     teams = [TeamFactory(championship=championship) for _ in range(count)]
-    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
-    for match in services.round_generate(stage=stage):
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    for match in stage_services.round_generate(stage=stage):
         if not match.is_bye:
             a, b = match.team_a, match.team_b
             play_match(match, a if a.seed < b.seed else b)
@@ -65,7 +69,7 @@ def test_standings_in_rank_order_with_tiebreak_columns(client, running, play_mat
     stage, _teams = round_robin_played(running, 4, play_match)
     url = reverse("tournaments:standings", args=[running.slug, stage.pk])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
-    lines = selectors.stage_standings(stage=stage)
+    lines = standing_selectors.stage_standings(stage=stage)
     positions = [html.index(f'<td class="name">{line.team.name}</td>') for line in lines]
     assert positions == sorted(positions)
     # The winners of round one are ranked above the losers.
@@ -85,12 +89,12 @@ def test_standings_in_rank_order_with_tiebreak_columns(client, running, play_mat
 
 def test_standings_per_group(client, running):
     teams = [TeamFactory(championship=running) for _ in range(6)]
-    stage = services.stage_create(
+    stage = stage_services.stage_create(
         championship=running,
-        format=Stage.Format.GROUPS_KNOCKOUT,
+        format="groups_knockout",
         settings={"group_count": 2, "advance": 1},
     )
-    services.round_generate(stage=stage)
+    stage_services.round_generate(stage=stage)
     html = html_of(
         client.get(
             reverse("tournaments:standings", args=[running.slug, stage.pk]),
@@ -109,11 +113,11 @@ def standings_page_of(client, count: int, *, snapshot: bool):
     """A round robin of ``count`` teams with round one decided; its standings URL."""
     championship = ChampionshipFactory(status=Championship.Status.RUNNING)
     teams = [TeamFactory(championship=championship) for _ in range(count)]
-    stage = services.stage_create(championship=championship, format=Stage.Format.ROUND_ROBIN)
-    for match in services.round_generate(stage=stage):
-        services.match_walkover(match=match, winner=match.team_a, reason="no show")
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    for match in stage_services.round_generate(stage=stage):
+        result_services.match_walkover(match=match, winner=match.team_a, reason="no show")
     if snapshot:  # what the Celery task stores after each result
-        services.standings_refresh(stage=stage)
+        standing_services.standings_refresh(stage=stage)
     else:
         StandingsSnapshot.objects.filter(stage=stage).delete()
     return reverse("tournaments:standings", args=[championship.slug, stage.pk]), teams
@@ -135,10 +139,10 @@ def test_standings_query_count_is_the_same_for_4_and_40_teams(
 
 def test_match_page_shows_games_and_hands(client, running, play_match):
     teams = [TeamFactory(championship=running) for _ in range(2)]
-    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
-    (match,) = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=running, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
     play_match(match, teams[1])
-    match = selectors.match_detail(pk=match.pk)
+    match = result_selectors.match_detail(pk=match.pk)
     html = html_of(
         client.get(
             reverse("tournaments:match", args=[running.slug, match.pk]), HTTP_ACCEPT_LANGUAGE="en"
@@ -161,10 +165,10 @@ def test_a_match_in_play_refreshes_itself(client, running, referee):
 
     TeamFactory(championship=running)
     TeamFactory(championship=running)
-    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
-    (match,) = services.round_generate(stage=stage)
-    services.match_start(match=match)
-    services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=referee)
+    stage = stage_services.stage_create(championship=running, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=referee)
     html = html_of(
         client.get(
             reverse("tournaments:match", args=[running.slug, match.pk]), HTTP_ACCEPT_LANGUAGE="ca"
@@ -178,8 +182,8 @@ def test_a_match_of_another_championship_is_404(client, running):
     other = ChampionshipFactory(status=Championship.Status.RUNNING)
     TeamFactory(championship=other)
     TeamFactory(championship=other)
-    stage = services.stage_create(championship=other, format=Stage.Format.ROUND_ROBIN)
-    (match,) = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=other, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
     url = reverse("tournaments:match", args=[running.slug, match.pk])
     assert client.get(url).status_code == 404
 
@@ -199,8 +203,8 @@ def test_round_page_lists_its_matches(client, running, play_match):
 
 def test_bracket_page_shows_rounds_as_columns(client, running, play_match):
     teams = [TeamFactory(championship=running) for _ in range(4)]
-    stage = services.stage_create(championship=running, format=Stage.Format.SINGLE_ELIMINATION)
-    semis = services.round_generate(stage=stage)
+    stage = stage_services.stage_create(championship=running, format="single_elimination")
+    semis = stage_services.round_generate(stage=stage)
     for match in semis:
         play_match(match, match.team_a if match.team_a.seed < match.team_b.seed else match.team_b)
     url = reverse("tournaments:bracket", args=[running.slug, stage.pk])
@@ -259,13 +263,15 @@ def test_match_page_query_count_does_not_grow_with_hands(
 
     TeamFactory(championship=running)
     TeamFactory(championship=running)
-    stage = services.stage_create(championship=running, format=Stage.Format.ROUND_ROBIN)
-    (match,) = services.round_generate(stage=stage)
-    services.match_start(match=match)
+    stage = stage_services.stage_create(championship=running, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    result_services.match_start(match=match)
     url = reverse("tournaments:match", args=[running.slug, match.pk])
     counts = []
     for winner in ("A", "B"):
-        services.hand_record(match=match, record=chico_hand(match, winner), recorded_by=referee)
+        result_services.hand_record(
+            match=match, record=chico_hand(match, winner), recorded_by=referee
+        )
         with django_assert_max_num_queries(10) as captured:
             html_of(client.get(url))
         counts.append(len(captured))
@@ -280,11 +286,9 @@ def test_bracket_page_query_count_is_the_same_for_4_and_16_teams(
         championship = ChampionshipFactory(status=Championship.Status.RUNNING)
         for _ in range(size):
             TeamFactory(championship=championship)
-        stage = services.stage_create(
-            championship=championship, format=Stage.Format.DOUBLE_ELIMINATION
-        )
-        for match in services.round_generate(stage=stage):
-            services.match_walkover(match=match, winner=match.team_a, reason="no show")
+        stage = stage_services.stage_create(championship=championship, format="double_elimination")
+        for match in stage_services.round_generate(stage=stage):
+            result_services.match_walkover(match=match, winner=match.team_a, reason="no show")
         url = reverse("tournaments:bracket", args=[championship.slug, stage.pk])
         with django_assert_max_num_queries(8) as captured:
             html = html_of(client.get(url))

@@ -11,7 +11,7 @@ MODULES = [
     "tournaments.formats.swiss",
     "tournaments.formats.elimination",
     "tournaments.formats.groups",
-    "tournaments.tiebreaks",
+    "tournaments.standings.tiebreaks",
 ]
 
 

@@ -6,7 +6,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.exports import EXPORTS, export_csv
+from tournaments.io.exports import EXPORTS, export_csv
 from tournaments.management.commands._common import TanteoCommand, championship
 
 

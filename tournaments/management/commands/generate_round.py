@@ -5,8 +5,8 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import services
 from tournaments.management.commands._common import TanteoCommand, championship
+from tournaments.stages import services as stage_services
 
 
 class Command(TanteoCommand):
@@ -29,7 +29,7 @@ class Command(TanteoCommand):
         if stage is None:
             raise CommandError(_("This championship has no such stage."))
         try:
-            created = services.round_generate(stage=stage)
+            created = stage_services.round_generate(stage=stage)
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
         self.stdout.write(

@@ -6,7 +6,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments.imports import ImportRowsError, teams_import
+from tournaments.io.imports import ImportRowsError, teams_import
 from tournaments.management.commands._common import TanteoCommand, championship
 
 

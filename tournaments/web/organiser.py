@@ -1,7 +1,7 @@
 """Organiser pages: set up a championship, its teams and stages, and run its rounds.
 
 Every view needs a login and finds its championship through
-``selectors_pages.championship_for_organiser``: a user who does not organise it gets a
+``championship_selectors.championship_for_organiser``: a user who does not organise it gets a
 404, exactly as if it did not exist. Writes go through ``tournaments.services``; a
 ``TournamentError`` is shown on the form (or as a message) and changes nothing.
 """
@@ -24,8 +24,15 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tournaments import exports, imports, selectors, selectors_pages, services
-from tournaments.forms import (
+from tournaments.championships import selectors as championship_selectors
+from tournaments.championships import services as championship_services
+from tournaments.io import exports, imports
+from tournaments.models import Championship, Match
+from tournaments.results import selectors as result_selectors
+from tournaments.results import services as result_services
+from tournaments.stages import selectors as stage_selectors
+from tournaments.stages import services as stage_services
+from tournaments.web.forms import (
     PRESET_CHOICES,
     ChampionshipCreateForm,
     ChampionshipDetailsForm,
@@ -37,14 +44,10 @@ from tournaments.forms import (
     WalkoverForm,
     add_service_error,
 )
-from tournaments.models import Championship, Match
-
-_STATUS_ORDER = [status.value for status in Championship.Status]
-_OPEN_ENTRIES = (Championship.Status.DRAFT, Championship.Status.REGISTRATION)
 
 
 def _championship(request: HttpRequest, slug: str) -> Championship:
-    return selectors_pages.championship_for_organiser(user=request.user, slug=slug)
+    return championship_selectors.championship_for_organiser(user=request.user, slug=slug)
 
 
 def _post_only(request: HttpRequest) -> HttpResponse | None:
@@ -54,21 +57,10 @@ def _post_only(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
-def _status_moves(championship: Championship) -> list[tuple[str, str]]:
-    """The statuses a championship may move to (one step on, or one back)."""
-    index = _STATUS_ORDER.index(championship.status)
-    moves = []
-    for target in (index + 1, index - 1):
-        if 0 <= target < len(_STATUS_ORDER):
-            status = Championship.Status(_STATUS_ORDER[target])
-            moves.append((status.value, status.label))
-    return moves
-
-
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """My championships."""
-    championships = selectors_pages.championships_for_organiser(user=request.user)
+    championships = championship_selectors.championships_for_organiser(user=request.user)
     return render(request, "organiser/dashboard.html", {"championships": championships})
 
 
@@ -80,7 +72,7 @@ def championship_create(request: HttpRequest) -> HttpResponse:
         form = ChampionshipCreateForm(request.POST)
         if form.is_valid():
             try:
-                championship = services.championship_create(
+                championship = championship_services.championship_create(
                     **form.service_kwargs(), organisers=[request.user]
                 )
             except ValidationError as error:
@@ -108,7 +100,7 @@ def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
         form = ChampionshipRulesForm(request.POST, championship=championship)
         if form.is_valid():
             try:
-                services.championship_update_rules(
+                championship_services.championship_update_rules(
                     championship=championship, **form.service_kwargs()
                 )
             except ValidationError as error:
@@ -121,8 +113,8 @@ def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "championship": championship,
         "form": form,
-        "status_moves": _status_moves(championship),
-        "rules_summary": selectors_pages.rules_summary(championship),
+        "status_moves": championship_selectors.status_moves(championship),
+        "rules_summary": championship_selectors.rules_summary(championship),
         "stages": championship.stages.all(),
         "team_count": championship.teams.count(),
     }
@@ -138,7 +130,9 @@ def championship_details(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.championship_update(championship=championship, **form.service_kwargs())
+            championship_services.championship_update(
+                championship=championship, **form.service_kwargs()
+            )
         except ValidationError as error:
             add_service_error(form, error)
         else:
@@ -155,7 +149,7 @@ def championship_status(request: HttpRequest, slug: str) -> HttpResponse:
     if refused := _post_only(request):
         return refused
     try:
-        championship = services.championship_set_status(
+        championship = championship_services.championship_set_status(
             championship=championship, status=request.POST.get("status", "")
         )
     except ValidationError as error:
@@ -180,7 +174,9 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
         form = TeamForm(request.POST, championship=championship)
         if form.is_valid():
             try:
-                team = services.team_create(championship=championship, **form.service_kwargs())
+                team = championship_services.team_create(
+                    championship=championship, **form.service_kwargs()
+                )
             except ValidationError as error:
                 add_service_error(form, error)
             else:
@@ -201,11 +197,11 @@ def _teams_page(
 ) -> HttpResponse:
     context = {
         "championship": championship,
-        "teams": selectors.team_list(championship=championship),
+        "teams": championship_selectors.team_list(championship=championship),
         "form": form,
         "import_form": import_form,
         "import_errors": import_errors or [],
-        "can_remove": championship.status in _OPEN_ENTRIES,
+        "can_remove": championship_selectors.entries_open(championship),
     }
     return render(request, "organiser/teams.html", context)
 
@@ -250,11 +246,8 @@ def team_remove(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     team = championship.teams.filter(pk=team_id).first()
     if team is None:
         raise Http404("No such team.")
-    if championship.status not in _OPEN_ENTRIES:
-        messages.error(request, _("Teams can only be removed while registration is open."))
-        return redirect("organiser:teams", slug=slug)
     try:
-        services.team_remove(team=team)
+        championship_services.team_remove(team=team)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -273,18 +266,9 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
         form = StageForm(request.POST, championship=championship)
         if form.is_valid():
             try:
-                with transaction.atomic():
-                    chain = form.tiebreak_chain()
-                    if chain != list(championship.tiebreaks):
-                        services.championship_update_rules(
-                            championship=championship,
-                            preset=selectors_pages.rule_set(championship).preset,
-                            options=_stored_options(championship),
-                            tiebreaks=chain,
-                        )
-                    stage = services.stage_create(
-                        championship=championship, **form.service_kwargs()
-                    )
+                stage = stage_services.stage_create(
+                    championship=championship, **form.service_kwargs()
+                )
             except ValidationError as error:
                 add_service_error(form, error)
             else:
@@ -297,19 +281,12 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _stored_options(championship: Championship) -> dict[str, Any]:
-    rules = championship.rules
-    if isinstance(rules, str):
-        return {}
-    return {key: value for key, value in rules.items() if key != "preset"}
-
-
 @login_required
 def stage_detail(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """The stage's rounds and a table of its matches: teams, table, referee, status, score."""
     championship = _championship(request, slug)
-    stage = selectors_pages.stage_of(championship=championship, stage_id=stage_id)
-    rounds = selectors.stage_rounds(stage=stage)
+    stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
+    rounds = stage_selectors.stage_rounds(stage=stage)
     return render(
         request,
         "organiser/stage.html",
@@ -322,9 +299,9 @@ def round_generate(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     championship = _championship(request, slug)
     if refused := _post_only(request):
         return refused
-    stage = selectors_pages.stage_of(championship=championship, stage_id=stage_id)
+    stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
     try:
-        created = services.round_generate(stage=stage)
+        created = stage_services.round_generate(stage=stage)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -336,11 +313,11 @@ def round_generate(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
 def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
     """Tables, times and referees of a round's matches, in one formset."""
     championship = _championship(request, slug)
-    stage = selectors_pages.stage_of(championship=championship, stage_id=stage_id)
-    round_ = selectors_pages.round_of(stage=stage, number=number)
-    matches = [m for m in selectors.round_matches(round=round_) if not m.is_bye]
+    stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
+    round_ = stage_selectors.round_of(stage=stage, number=number)
+    matches = [m for m in stage_selectors.round_matches(round=round_) if not m.is_bye]
     by_id = {m.pk: m for m in matches}
-    referees = selectors_pages.referee_choices()
+    referees = championship_selectors.referee_choices()
     initial = [
         {"match": m.pk, "table": m.table, "scheduled_at": m.scheduled_at, "referee": m.referee}
         for m in matches
@@ -379,7 +356,7 @@ def _assign(formset: Any, matches: dict[int, Match]) -> bool:
                     form.add_error(None, _("This match is not part of the round."))
                     raise ValidationError("")
                 try:
-                    services.match_assign(
+                    result_services.match_assign(
                         match=match,
                         table=form.cleaned_data["table"],
                         scheduled_at=form.cleaned_data["scheduled_at"],
@@ -397,12 +374,12 @@ def _assign(formset: Any, matches: dict[int, Match]) -> bool:
 def match_walkover(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """Decide a match by walkover or forfeit, with its reason."""
     championship = _championship(request, slug)
-    match = selectors_pages.match_of(championship=championship, match_id=match_id)
+    match = result_selectors.match_of(championship=championship, match_id=match_id)
     if request.method == "POST":
         form = WalkoverForm(request.POST, match=match)
         if form.is_valid():
             try:
-                services.match_walkover(
+                result_services.match_walkover(
                     match=match, recorded_by=request.user, **form.service_kwargs()
                 )
             except ValidationError as error:

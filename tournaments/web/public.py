@@ -1,8 +1,8 @@
 """Public pages of a championship: detail, standings, bracket, rounds and matches.
 
-No login. Drafts are not public: their pages answer 404. Reads go through
-``tournaments.selectors`` (and ``selectors_pages``), whose prefetching keeps each page
-at a fixed number of queries whatever the number of teams.
+No login. Drafts are not public: their pages answer 404. Reads go through the selectors
+of each sub-package, whose prefetching keeps each page at a fixed number of queries
+whatever the number of teams.
 """
 
 from __future__ import annotations
@@ -15,9 +15,13 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments import selectors, selectors_pages
+from tournaments.championships import selectors as championship_selectors
 from tournaments.formats import Section
-from tournaments.models import Match, Stage, Team
+from tournaments.models import Match, Team
+from tournaments.results import selectors as result_selectors
+from tournaments.stages import registry
+from tournaments.stages import selectors as stage_selectors
+from tournaments.standings import selectors as standing_selectors
 
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
@@ -29,14 +33,14 @@ HAND_STATUS = {
 
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
     """Rules in words, stages, teams with their players."""
-    found = selectors_pages.championship_public(slug=slug)
-    found = selectors.championship_detail(slug=found.slug)
+    found = championship_selectors.championship_public(slug=slug)
+    found = championship_selectors.championship_detail(slug=found.slug)
     return render(
         request,
         "tournaments/championship.html",
         {
             "championship": found,
-            "rules_summary": selectors_pages.rules_summary(found),
+            "rules_summary": championship_selectors.rules_summary(found),
             "stages": found.stages.all(),
             "teams": found.teams.all(),
         },
@@ -57,13 +61,13 @@ def _metric(value: Any) -> Any:
 
 def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Rank, team, played, won, lost and the tie-break columns, per group when there are."""
-    found = selectors_pages.championship_public(slug=slug)
-    stage = selectors_pages.stage_of(championship=found, stage_id=stage_id)
-    columns = selectors_pages.tiebreak_columns(found)
+    found = championship_selectors.championship_public(slug=slug)
+    stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
+    columns = standing_selectors.tiebreak_columns(found)
     groups = list(stage.groups.all())
     tables = []
     for group in groups or [None]:
-        lines = selectors.stage_standings(stage=stage, group=group)
+        lines = standing_selectors.stage_standings(stage=stage, group=group)
         rows = [
             {
                 "line": line,
@@ -115,7 +119,7 @@ def _column_title(section: Section, number: int, last_winners_round: int, double
     return _("Third place")
 
 
-def bracket_columns(view: selectors.BracketView) -> list[BracketColumn]:
+def bracket_columns(view: stage_selectors.BracketView) -> list[BracketColumn]:
     """The bracket as columns of matches, winners' rounds first, then losers', finals."""
     bracket = view.bracket
     order = [Section.WINNERS, Section.LOSERS, Section.FINAL, Section.RESET, Section.THIRD_PLACE]
@@ -145,11 +149,11 @@ def bracket_columns(view: selectors.BracketView) -> list[BracketColumn]:
 
 def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """The elimination bracket, rounds as columns (scrolls sideways on a phone)."""
-    found = selectors_pages.championship_public(slug=slug)
-    stage = selectors_pages.stage_of(championship=found, stage_id=stage_id)
-    if not (stage.is_bracket or stage.format == Stage.Format.GROUPS_KNOCKOUT):
+    found = championship_selectors.championship_public(slug=slug)
+    stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
+    if not registry.get(stage.format).has_bracket:
         raise Http404("This stage has no bracket.")
-    view = selectors.stage_bracket(stage=stage)
+    view = stage_selectors.stage_bracket(stage=stage)
     champion = None
     if view is not None and view.bracket.champion is not None:
         champion = view.teams.get(view.bracket.champion)
@@ -167,9 +171,9 @@ def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
 
 def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
     """The matches of one round: teams, table, time, status and score."""
-    found = selectors_pages.championship_public(slug=slug)
-    stage = selectors_pages.stage_of(championship=found, stage_id=stage_id)
-    round_ = selectors_pages.round_of(stage=stage, number=number)
+    found = championship_selectors.championship_public(slug=slug)
+    stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
+    round_ = stage_selectors.round_of(stage=stage, number=number)
     rounds = list(stage.rounds.values_list("number", "label"))
     return render(
         request,
@@ -179,16 +183,16 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
             "stage": stage,
             "round": round_,
             "rounds": rounds,
-            "matches": selectors.round_matches(round=round_),
+            "matches": stage_selectors.round_matches(round=round_),
         },
     )
 
 
 def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match with its games and hands; reloads itself every 30 s while in play."""
-    found = selectors_pages.championship_public(slug=slug)
+    found = championship_selectors.championship_public(slug=slug)
     try:
-        shown = selectors.match_detail(pk=match_id)
+        shown = result_selectors.match_detail(pk=match_id)
     except Match.DoesNotExist:
         raise Http404("No such match.") from None
     if shown.stage.championship_id != found.pk:
@@ -207,4 +211,13 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             "hands": hands,
             "live": shown.status == Match.Status.IN_PROGRESS,
         },
+    )
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The home page: the championships open to the public."""
+    return render(
+        request,
+        "tournaments/home.html",
+        {"championships": championship_selectors.championship_list_public()},
     )

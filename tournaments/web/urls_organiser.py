@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views_organiser as views
+from tournaments.web import organiser as views
 
 app_name = "organiser"
 

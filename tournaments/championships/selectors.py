@@ -1,33 +1,84 @@
-"""Reads the web pages need beyond ``tournaments.selectors``: access checks and summaries.
+"""Reads of championships, teams and the people who run them.
 
-Everything here only reads. The organiser pages find a championship through
-:func:`championship_for_organiser`, which answers 404 to anyone who does not organise it,
-so a stranger cannot even learn that a slug exists.
+Selectors own ``select_related``/``prefetch_related``. Who may manage a championship and
+who may referee are decided here, once: pages, services and the API ask these functions.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from scoring.rules import PRESETS, RuleSet
-from tournaments import records, tiebreaks
-from tournaments.models import Championship, Match, Round, Stage
-from tournaments.services import REFEREES_GROUP
+from scoring.rules import RuleSet
+from tournaments.models import REFEREES_GROUP, Championship, Membership, Team
+
+_MEMBERS = Membership.objects.select_related("player").order_by("order")
+
+# What may follow each status (organisers may also step back one, e.g. to reopen entries).
+STATUS_FLOW = {
+    Championship.Status.DRAFT: (Championship.Status.REGISTRATION,),
+    Championship.Status.REGISTRATION: (Championship.Status.RUNNING, Championship.Status.DRAFT),
+    Championship.Status.RUNNING: (Championship.Status.FINISHED, Championship.Status.REGISTRATION),
+    Championship.Status.FINISHED: (Championship.Status.RUNNING,),
+}
+# Teams may be entered and removed only before play starts.
+OPEN_ENTRIES = (Championship.Status.DRAFT, Championship.Status.REGISTRATION)
 
 
-def can_organise(user: Any, championship: Championship) -> bool:
-    """Staff manage every championship; anyone else only those listing them as organiser."""
-    if not user.is_authenticated:
+def status_moves(championship: Championship) -> list[tuple[str, str]]:
+    """The statuses ``championship`` may move to, as (value, label): one on, or one back."""
+    return [(s.value, s.label) for s in STATUS_FLOW[Championship.Status(championship.status)]]
+
+
+def entries_open(championship: Championship) -> bool:
+    """Whether teams may still be entered or removed."""
+    return championship.status in OPEN_ENTRIES
+
+
+def championship_list_public() -> QuerySet[Championship]:
+    """Championships the public may see: every one that is no longer a draft."""
+    return Championship.objects.exclude(status=Championship.Status.DRAFT)
+
+
+def championship_detail(*, slug: str) -> Championship:
+    """A championship with its stages, and its teams with their players (raises DoesNotExist)."""
+    return Championship.objects.prefetch_related(
+        "stages",
+        Prefetch(
+            "teams",
+            queryset=Team.objects.prefetch_related(Prefetch("memberships", queryset=_MEMBERS)),
+        ),
+    ).get(slug=slug)
+
+
+def team_list(*, championship: Championship) -> QuerySet[Team]:
+    """The teams of a championship in seed order, with their players."""
+    return championship.teams.prefetch_related(Prefetch("memberships", queryset=_MEMBERS))
+
+
+def rules_spec(championship: Championship, *, best_of: int | None = None) -> dict[str, Any]:
+    """The championship's rule set as a spec object, with the match's ``best_of``."""
+    rules = championship.rules
+    spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
+    if best_of is not None:
+        spec["best_of"] = best_of
+    return spec
+
+
+def is_referee(user: Any) -> bool:
+    """Who may referee a match: active staff, and active members of the referees group."""
+    if not user.is_authenticated or not user.is_active:
         return False
-    if user.is_staff:
-        return True
-    return championship.organisers.filter(pk=user.pk).exists()
+    return bool(user.is_staff or user.groups.filter(name=REFEREES_GROUP).exists())
+
+
+def can_manage(user: Any, championship: Championship) -> bool:
+    """Whether ``user`` may manage ``championship`` (the rule :func:`_managed_by` applies)."""
+    return user.is_authenticated and _managed_by(user).filter(pk=championship.pk).exists()
 
 
 def _managed_by(user: Any) -> QuerySet[Championship]:
@@ -61,36 +112,6 @@ def championship_public(*, slug: str) -> Championship:
     return championship
 
 
-def stage_of(*, championship: Championship, stage_id: int) -> Stage:
-    """A stage of ``championship`` (with it attached, saving a query), else ``Http404``."""
-    stage = championship.stages.filter(pk=stage_id).first()
-    if stage is None:
-        raise Http404("No such stage.")
-    stage.championship = championship
-    return stage
-
-
-def round_of(*, stage: Stage, number: int) -> Round:
-    round_ = stage.rounds.filter(number=number).first()
-    if round_ is None:
-        raise Http404("No such round.")
-    round_.stage = stage
-    return round_
-
-
-def match_of(*, championship: Championship, match_id: int) -> Match:
-    """A match of ``championship`` with its teams and stage, else ``Http404``."""
-    match = (
-        Match.objects.select_related("stage", "round", "team_a", "team_b", "winner")
-        .filter(stage__championship=championship, pk=match_id)
-        .first()
-    )
-    if match is None:
-        raise Http404("No such match.")
-    match.stage.championship = championship
-    return match
-
-
 def referee_choices() -> QuerySet:
     """Users who may referee a match: staff and the members of the referees group."""
     return (
@@ -101,15 +122,8 @@ def referee_choices() -> QuerySet:
     )
 
 
-# -- rules and tie-breaks in words --------------------------------------------------------
-
-
 def rule_set(championship: Championship) -> RuleSet:
-    return RuleSet.from_spec(records.rules_spec(championship))
-
-
-def preset_defaults(preset: str) -> RuleSet:
-    return PRESETS[preset]
+    return RuleSet.from_spec(rules_spec(championship))
 
 
 def rules_summary(championship: Championship) -> list[str]:
@@ -144,30 +158,6 @@ def rules_summary(championship: Championship) -> list[str]:
     if rules.hierarchy == "inverse":
         lines.append(_("Inverse card hierarchy."))
     return lines
-
-
-@dataclass(frozen=True)
-class TieBreakColumn:
-    key: str
-    name: str
-    abbr: str
-
-
-def tiebreak_columns(championship: Championship) -> list[TieBreakColumn]:
-    """The championship's tie-break chain, in order, with names and abbreviations."""
-    return [
-        TieBreakColumn(key=cls.key, name=str(cls.name), abbr=str(cls.abbr))
-        for cls in tiebreaks.check_chain(list(championship.tiebreaks))
-    ]
-
-
-def tiebreak_choices() -> list[tuple[str, str]]:
-    """Every registered tie-break as (key, name) for a form."""
-    return [(key, str(cls.name)) for key, cls in tiebreaks.TIEBREAKS.items()]
-
-
-def default_tiebreaks() -> tuple[str, ...]:
-    return tiebreaks.DEFAULT_CHAIN
 
 
 def slug_taken(slug: str) -> bool:

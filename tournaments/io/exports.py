@@ -18,8 +18,9 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from tournaments import records, selectors
 from tournaments.models import Championship, Hand, Match, Membership
+from tournaments.results import records
+from tournaments.standings import selectors as standing_selectors
 
 BOM = "\ufeff"
 CHUNK_SIZE = 2000
@@ -105,7 +106,7 @@ def export_standings(championship: Championship) -> Iterator[str]:
         for stage in championship.stages.select_related("championship").prefetch_related("groups"):
             targets = list(stage.groups.all()) or [None]
             for group in targets:
-                for line in selectors.stage_standings(stage=stage, group=group):
+                for line in standing_selectors.stage_standings(stage=stage, group=group):
                     yield [
                         stage.name,
                         group.name if group else "",

@@ -5,7 +5,7 @@ Naming inside records (documented in docs/tournaments.md):
 - sides are ``"A"`` (``match.team_a``) and ``"B"`` (``match.team_b``);
 - a player is ``"p<id>"`` (``Player.record_key``): stable even when a name is corrected,
   unique within any match;
-- ``seats`` is stored on the match when play starts (``services.match_start``); by default
+- ``seats`` is stored on the match when play starts (``results.services.match_start``); by default
   the members of A and B alternate in membership order (a1, b1, a2, b2...), the first
   hand's mano first;
 - ``captains`` (catalan) come from the memberships marked cap de colla.
@@ -20,19 +20,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.match import score_match
-from tournaments.models import Championship, Match, Team
+from tournaments.championships.selectors import rules_spec
+from tournaments.models import Match, Team
 
 SIDES = ("A", "B")
 HAND_KEYS = ("cards", "events", "gallo", "pica_pica")
-
-
-def rules_spec(championship: Championship, *, best_of: int | None = None) -> dict[str, Any]:
-    """The championship's rule set as a spec object, with the match's ``best_of``."""
-    rules = championship.rules
-    spec = {"preset": rules} if isinstance(rules, str) else dict(rules)
-    if best_of is not None:
-        spec["best_of"] = best_of
-    return spec
 
 
 def team_keys(team: Team) -> list[str]:

@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services
+from tournaments.championships import services as championship_services
 from tournaments.models import Championship, Team
 
 HEADERS = {
@@ -170,26 +170,16 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
                 )
             team.club = team.club or club
 
-    size = championship.team_size
     seeds: dict[int, str] = {}
     for team in teams.values():
-        if len(team.players) > size:
-            errors.append(
-                RowError(
-                    team.first_row,
-                    "player",
-                    _("Team %(team)s has %(count)s players; this championship plays with %(size)s.")
-                    % {"team": team.name, "count": len(team.players), "size": size},
-                )
-            )
-        if len(team.captains) > 1:
-            errors.append(
-                RowError(team.first_row, "captain", _("A team has one cap de colla, not more."))
-            )
-        if championship.is_catalan and size > 1 and len(team.captains) != 1:
-            errors.append(
-                RowError(team.first_row, "captain", _("Mark the cap de colla of this team."))
-            )
+        for problem in championship_services.team_entry_problems(
+            championship=championship,
+            team=team.name,
+            players=team.players,
+            captains=team.captains,
+        ):
+            column = "player" if problem.code == "team_too_big" else "captain"
+            errors.append(RowError(team.first_row, column, problem.text))
         if team.seed is not None:
             if team.seed in seeds:
                 errors.append(
@@ -225,7 +215,7 @@ def teams_import(
         for team in parsed:
             try:
                 created.append(
-                    services.team_create(
+                    championship_services.team_create(
                         championship=championship,
                         name=team.name,
                         seed=team.seed,

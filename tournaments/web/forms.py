@@ -15,8 +15,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import PRESETS, RuleSet
-from tournaments import selectors_pages
-from tournaments.models import Championship, Match, Stage, Team
+from tournaments.championships import selectors as championship_selectors
+from tournaments.models import Championship, Match, Team
+from tournaments.stages import registry
+from tournaments.standings import selectors as standing_selectors
 
 PRESET_CHOICES = [
     ("argentine", _("Argentine truco without flor")),
@@ -132,7 +134,7 @@ class TieBreakChainMixin:
     """Fields ``tiebreak_1``... picking the tie-break chain in order (blank ends it)."""
 
     def add_tiebreak_fields(self, chain: list[str]) -> None:
-        choices = [("", "—"), *selectors_pages.tiebreak_choices()]
+        choices = [("", "—"), *standing_selectors.tiebreak_choices()]
         # Room for the chain plus one more, at least six: a longer chain is never needed.
         count = min(len(choices) - 1, max(len(chain) + 1, 6))
         for index in range(count):
@@ -229,7 +231,7 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
     def __init__(self, *args: Any, preset: str = "argentine", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.add_rule_fields(_preset_from(self.data if self.is_bound else None, preset))
-        self.add_tiebreak_fields(list(selectors_pages.default_tiebreaks()))
+        self.add_tiebreak_fields(list(standing_selectors.default_tiebreaks()))
 
     def fieldsets(self) -> list[tuple[Any, list[Any]]]:
         details = ["name", "slug", "start_date", "end_date", "venue", "team_size"]
@@ -239,7 +241,7 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
         slug = self.cleaned_data.get("slug") or slugify(self.data.get("name", ""))[:100]
         if not slug:
             raise ValidationError(_("Give a short name made of letters and digits."))
-        if selectors_pages.slug_taken(slug):
+        if championship_selectors.slug_taken(slug):
             raise ValidationError(_("Another championship already uses this short name."))
         return slug
 
@@ -304,7 +306,7 @@ class ChampionshipRulesForm(RulesMixin, forms.Form):
 
     def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        current = selectors_pages.rule_set(championship)
+        current = championship_selectors.rule_set(championship)
         preset = _preset_from(self.data if self.is_bound else None, current.preset)
         self.add_rule_fields(preset, current if preset == current.preset else None)
         self.add_tiebreak_fields(list(championship.tiebreaks))
@@ -379,30 +381,12 @@ class TeamImportForm(forms.Form):
     )
 
 
-# The formats an organiser picks from: (choice, model format, fixed settings).
-STAGE_FORMATS: list[tuple[str, Any, str, dict[str, Any]]] = [
-    ("round_robin", _("Round robin, single"), Stage.Format.ROUND_ROBIN, {"cycles": 1}),
-    ("round_robin_double", _("Round robin, double"), Stage.Format.ROUND_ROBIN, {"cycles": 2}),
-    ("swiss", _("Swiss"), Stage.Format.SWISS, {}),
-    ("single_elimination", _("Single elimination"), Stage.Format.SINGLE_ELIMINATION, {}),
-    (
-        "double_elimination",
-        _("Double elimination, with a reset final"),
-        Stage.Format.DOUBLE_ELIMINATION,
-        {"reset": True},
-    ),
-    (
-        "double_elimination_no_reset",
-        _("Double elimination, without a reset final"),
-        Stage.Format.DOUBLE_ELIMINATION,
-        {"reset": False},
-    ),
-    ("groups_knockout", _("Groups then knockout"), Stage.Format.GROUPS_KNOCKOUT, {}),
-]
-
-
 class StageForm(TieBreakChainMixin, forms.Form):
-    """A new stage: its format and the format's numbers, its teams, the tie-break chain."""
+    """A new stage: its format and the format's settings, its teams, the tie-break chain.
+
+    The formats, their variants and their settings' fields come from the stage-format
+    registry: a new format appears here without touching this form.
+    """
 
     name = forms.CharField(
         label=_("Name"),
@@ -410,57 +394,48 @@ class StageForm(TieBreakChainMixin, forms.Form):
         required=False,
         help_text=_("Empty: the name of the format."),
     )
-    format = forms.ChoiceField(
-        label=_("Format"), choices=[(key, label) for key, label, _f, _s in STAGE_FORMATS]
-    )
-    rounds = forms.IntegerField(
-        label=_("Number of rounds (Swiss)"), min_value=1, max_value=50, initial=5
-    )
-    group_count = forms.IntegerField(
-        label=_("Number of groups"), min_value=1, max_value=64, initial=2
-    )
-    advance = forms.IntegerField(
-        label=_("Teams advancing from each group (K)"), min_value=1, max_value=64, initial=2
-    )
-    third_place = forms.BooleanField(label=_("Third-place match"), required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=())
     teams = forms.ModelMultipleChoiceField(
         label=_("Teams"), queryset=Team.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 
     def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._variants = {variant.key: (fmt, variant) for fmt, variant in registry.variants()}
+        self.fields["format"].choices = [(key, v.label) for key, (_f, v) in self._variants.items()]
+        self._settings: list[str] = []
+        for fmt in registry.FORMATS.values():
+            for name, make in fmt.fields.items():
+                if name not in self.fields:
+                    field = make()
+                    # Only the chosen format's settings matter; the others keep defaults.
+                    field.required = False
+                    self.fields[name] = field
+                    self._settings.append(name)
         self.fields["teams"].queryset = championship.teams.all()
         self.fields["teams"].initial = list(championship.teams.values_list("pk", flat=True))
         self.add_tiebreak_fields(list(championship.tiebreaks))
-        # Only the chosen format's numbers matter; the others keep their defaults.
-        for name in ("rounds", "group_count", "advance"):
-            self.fields[name].required = False
 
     def fieldsets(self) -> list[tuple[Any, list[Any]]]:
-        stage = ["name", "format", "rounds", "group_count", "advance", "third_place"]
         return [
-            (_("Stage"), self._bound(stage)),
+            (_("Stage"), self._bound(["name", "format", *self._settings])),
             (_("Teams"), self._bound(["teams"])),
             (_("Tie-breaks, in order"), self._bound(self.tiebreak_field_names())),
         ]
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
-        _key, _label, fmt, settings = next(f for f in STAGE_FORMATS if f[0] == data["format"])
-        settings = dict(settings)
-        if fmt == Stage.Format.SWISS:
-            settings["rounds"] = data.get("rounds") or 5
-        elif fmt == Stage.Format.SINGLE_ELIMINATION:
-            settings["third_place"] = data["third_place"]
-        elif fmt == Stage.Format.GROUPS_KNOCKOUT:
-            settings["group_count"] = data.get("group_count") or 2
-            settings["advance"] = data.get("advance") or 2
-            settings["third_place"] = data["third_place"]
+        fmt, variant = self._variants[data["format"]]
+        settings = dict(variant.settings)
+        for name in fmt.fields:
+            value = data.get(name)
+            settings[name] = fmt.defaults[name] if value is None else value
         return {
-            "format": fmt,
+            "format": fmt.key,
             "name": data.get("name", ""),
             "settings": settings,
             "teams": list(data["teams"]),
+            "tiebreaks": self.tiebreak_chain(),
         }
 
 

@@ -1,0 +1,301 @@
+"""The stage formats: one class each, registered by key (Tabbycat's draw generators).
+
+A format says what it is called, its settings and their defaults, the choices an
+organiser picks it by (a format may offer variants, such as a single or double round
+robin), the form fields of its settings, whether it has a bracket or groups, and how it
+makes its next round. Adding a format is adding one class here; the stage form, the
+services, the pages and the standings ask the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import formats
+from tournaments.errors import TournamentError
+from tournaments.models import Group, Match, Stage
+from tournaments.stages import rounds
+from tournaments.standings.selectors import stage_standings
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One choice in the stage form: a format with some settings fixed."""
+
+    key: str
+    label: Promise
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+class StageFormat:
+    """A stage format. Subclasses set the class attributes and :meth:`next_round`."""
+
+    key: ClassVar[str]
+    label: ClassVar[Promise]
+    defaults: ClassVar[Mapping[str, Any]] = {}
+    has_bracket: ClassVar[bool] = False
+    has_groups: ClassVar[bool] = False
+    # Settings the organiser types in, each with its form field (the rest come from the
+    # chosen variant or the defaults).
+    fields: ClassVar[Mapping[str, Callable[[], forms.Field]]] = {}
+
+    @classmethod
+    def variants(cls) -> list[Variant]:
+        return [Variant(cls.key, cls.label)]
+
+    def next_round(self, stage: Stage) -> list[Match]:
+        """Create the next round's matches (``stage`` is locked by the caller)."""
+        raise NotImplementedError
+
+
+FORMATS: dict[str, StageFormat] = {}
+
+
+def register(cls: type[StageFormat]) -> type[StageFormat]:
+    FORMATS[cls.key] = cls()
+    return cls
+
+
+def get(key: str) -> StageFormat:
+    """The format registered as ``key``; ``TournamentError`` for an unknown one."""
+    try:
+        return FORMATS[key]
+    except KeyError:
+        raise TournamentError(
+            _("Unknown format %(format)s."), code="bad_format", params={"format": key}
+        ) from None
+
+
+def variants() -> list[tuple[StageFormat, Variant]]:
+    """Every choice of the stage form, in registry order."""
+    return [(fmt, variant) for fmt in FORMATS.values() for variant in fmt.variants()]
+
+
+def label(key: str) -> str:
+    """A format's name for people (the key itself for a format no longer registered)."""
+    fmt = FORMATS.get(key)
+    return str(fmt.label) if fmt is not None else key
+
+
+def _rounds_field() -> forms.Field:
+    return forms.IntegerField(
+        label=_("Number of rounds (Swiss)"), min_value=1, max_value=50, initial=5
+    )
+
+
+def _group_count_field() -> forms.Field:
+    return forms.IntegerField(label=_("Number of groups"), min_value=1, max_value=64, initial=2)
+
+
+def _advance_field() -> forms.Field:
+    return forms.IntegerField(
+        label=_("Teams advancing from each group (K)"), min_value=1, max_value=64, initial=2
+    )
+
+
+def _third_place_field() -> forms.Field:
+    return forms.BooleanField(label=_("Third-place match"), required=False)
+
+
+@register
+class RoundRobin(StageFormat):
+    """Everyone against everyone (the circle method), once or twice."""
+
+    key = "round_robin"
+    label = _("Round robin")
+    defaults = {"cycles": 1}
+
+    @classmethod
+    def variants(cls) -> list[Variant]:
+        return [
+            Variant("round_robin", _("Round robin, single"), {"cycles": 1}),
+            Variant("round_robin_double", _("Round robin, double"), {"cycles": 2}),
+        ]
+
+    def next_round(self, stage: Stage) -> list[Match]:
+        if "teams" not in stage.settings:
+            stage.settings["teams"] = rounds.seeded_team_ids(stage.teams.all())
+            stage.save(update_fields=["settings"])
+        schedule = rounds.schedule(stage.settings["teams"], stage.settings.get("cycles", 1))
+        played = stage.rounds.count()
+        if played >= len(schedule):
+            raise TournamentError(
+                _("Every round of this stage has already been generated."), code="no_round_left"
+            )
+        planned = schedule[played]
+        round_ = rounds.new_round(stage)
+        return rounds.create_pairings(stage, round_, planned.pairings, planned.bye)
+
+
+@register
+class Swiss(StageFormat):
+    """Teams on equal points meet, no rematch; a round once the previous one is decided."""
+
+    key = "swiss"
+    label = _("Swiss")
+    defaults = {"rounds": 5}
+    fields = {"rounds": _rounds_field}
+
+    def next_round(self, stage: Stage) -> list[Match]:
+        total = stage.settings.get("rounds", 5)
+        if stage.rounds.count() >= total:
+            raise TournamentError(
+                _("All %(rounds)s rounds of this Swiss stage have been generated."),
+                code="no_round_left",
+                params={"rounds": total},
+            )
+        rounds.check_all_decided(stage)
+        standing = stage_standings(stage=stage, use_snapshot=False)
+        opponents: dict[int, set[int]] = {line.team.pk: set() for line in standing}
+        byes: set[int] = set()
+        for a, b in stage.matches.values_list("team_a_id", "team_b_id"):
+            if b is None:
+                byes.add(a)
+            else:
+                opponents[a].add(b)
+                opponents[b].add(a)
+        teams = formats.swiss_teams(
+            [line.team.pk for line in standing],
+            {line.team.pk: line.points for line in standing},
+            opponents,
+            byes,
+        )
+        pairing = formats.swiss_pairings(teams)
+        round_ = rounds.new_round(stage)
+        return rounds.create_pairings(stage, round_, pairing.pairings, pairing.bye)
+
+
+def _bracket_next(stage: Stage, *, double: bool) -> list[Match]:
+    """Build the bracket from the seeds on the first call, then create the ready matches."""
+    if "bracket" not in stage.settings:
+        positions = formats.seeded_positions(rounds.seeded_team_ids(stage.teams.all()))
+        stage.settings["bracket"] = {
+            "positions": positions,
+            "double": double,
+            "reset": bool(stage.settings.get("reset", True)),
+            "third_place": bool(stage.settings.get("third_place", False)),
+        }
+        stage.save(update_fields=["settings"])
+    return _ready_bracket_matches(stage)
+
+
+def _ready_bracket_matches(stage: Stage) -> list[Match]:
+    created = rounds.bracket_sync(stage=stage)
+    if not created:
+        raise TournamentError(
+            _("No match can be generated now: the bracket waits for results, or is finished."),
+            code="nothing_to_generate",
+        )
+    return created
+
+
+@register
+class SingleElimination(StageFormat):
+    """A knockout bracket from the seeds; winners advance as results come in."""
+
+    key = "single_elimination"
+    label = _("Single elimination")
+    defaults = {"third_place": False}
+    has_bracket = True
+    fields = {"third_place": _third_place_field}
+
+    def next_round(self, stage: Stage) -> list[Match]:
+        return _bracket_next(stage, double=False)
+
+
+@register
+class DoubleElimination(StageFormat):
+    """Winners' and losers' brackets, a grand final and, by default, its reset."""
+
+    key = "double_elimination"
+    label = _("Double elimination")
+    defaults = {"reset": True}
+    has_bracket = True
+
+    @classmethod
+    def variants(cls) -> list[Variant]:
+        return [
+            Variant("double_elimination", _("Double elimination, with a reset final"), {}),
+            Variant(
+                "double_elimination_no_reset",
+                _("Double elimination, without a reset final"),
+                {"reset": False},
+            ),
+        ]
+
+    def next_round(self, stage: Stage) -> list[Match]:
+        return _bracket_next(stage, double=True)
+
+
+@register
+class GroupsKnockout(StageFormat):
+    """Round-robin groups (snake seeding), then a knockout of the best K of each group."""
+
+    key = "groups_knockout"
+    label = _("Groups then knockout")
+    defaults = {
+        "group_count": 2,
+        "advance": 2,
+        "cycles": 1,
+        "double": False,
+        "reset": True,
+        "third_place": False,
+    }
+    has_bracket = True
+    has_groups = True
+    fields = {
+        "group_count": _group_count_field,
+        "advance": _advance_field,
+        "third_place": _third_place_field,
+    }
+
+    def next_round(self, stage: Stage) -> list[Match]:
+        settings = stage.settings
+        if "groups" not in settings:
+            seeds = rounds.seeded_team_ids(stage.teams.all())
+            split = formats.snake_groups(seeds, int(settings.get("group_count", 2)))
+            settings["groups"] = {}
+            for index, members in enumerate(split):
+                name = chr(ord("A") + index)
+                group = Group.objects.create(stage=stage, name=name)
+                group.teams.set(members)
+                settings["groups"][name] = members
+            stage.save(update_fields=["settings"])
+        if "bracket" in settings:
+            return _ready_bracket_matches(stage)
+
+        groups = {g.name: g for g in stage.groups.all()}
+        cycles = settings.get("cycles", 1)
+        schedules = {name: rounds.schedule(ids, cycles) for name, ids in settings["groups"].items()}
+        played = stage.rounds.count()
+        remaining = [name for name, planned in schedules.items() if played < len(planned)]
+        if remaining:
+            round_ = rounds.new_round(stage)
+            created: list[Match] = []
+            for name in remaining:
+                planned = schedules[name][played]
+                created += rounds.create_pairings(
+                    stage, round_, planned.pairings, planned.bye, groups[name]
+                )
+            return created
+
+        rounds.check_all_decided(stage)
+        rankings = [
+            [line.team.pk for line in stage_standings(stage=stage, group=groups[name])]
+            for name in sorted(groups)
+        ]
+        positions = formats.knockout_positions(rankings, int(settings.get("advance", 2)))
+        settings["bracket"] = {
+            "positions": positions,
+            "double": bool(settings.get("double", False)),
+            "reset": bool(settings.get("reset", True)),
+            "third_place": bool(settings.get("third_place", False)),
+        }
+        stage.save(update_fields=["settings"])
+        return _ready_bracket_matches(stage)

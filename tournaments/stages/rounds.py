@@ -1,0 +1,136 @@
+"""The writes every stage format shares: rounds, the matches of a pairing, brackets.
+
+Called by the formats of :mod:`tournaments.stages.registry` and by the results
+services (a decided bracket match advances its winner through :func:`bracket_sync`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import RuleSet
+from tournaments import formats
+from tournaments.championships.selectors import rules_spec
+from tournaments.errors import TournamentError
+from tournaments.models import Championship, Group, Match, Round, Stage, Team
+from tournaments.stages.selectors import DECIDED, bracket_state
+
+
+def seeded_team_ids(teams: Iterable[Team]) -> list[int]:
+    ordered = sorted(teams, key=lambda t: (t.seed is None, t.seed or 0, t.name, t.pk))
+    return [t.pk for t in ordered]
+
+
+def new_round(stage: Stage, label: str = "") -> Round:
+    number = (stage.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+    return Round.objects.create(stage=stage, number=number, label=label)
+
+
+def create_pairings(
+    stage: Stage,
+    round_: Round,
+    pairings: Iterable[formats.Pairing],
+    bye: int | None,
+    group: Group | None = None,
+) -> list[Match]:
+    best_of = match_best_of(stage.championship)
+    created = [
+        Match(
+            stage=stage,
+            round=round_,
+            group=group,
+            team_a_id=p.home,
+            team_b_id=p.away,
+            best_of=best_of,
+        )
+        for p in pairings
+    ]
+    if bye is not None:
+        created.append(
+            Match(
+                stage=stage,
+                round=round_,
+                group=group,
+                team_a_id=bye,
+                status=Match.Status.FINISHED,
+                outcome=Match.Outcome.BYE,
+                winner_id=bye,
+                best_of=best_of,
+                finished_at=timezone.now(),
+            )
+        )
+    return Match.objects.bulk_create(created)
+
+
+def match_best_of(championship: Championship) -> int:
+    return RuleSet.from_spec(rules_spec(championship)).best_of
+
+
+def schedule(team_ids: list[int], cycles: int) -> list[formats.Round]:
+    return formats.round_robin(team_ids, cycles=cycles)
+
+
+def check_all_decided(stage: Stage) -> None:
+    if stage.matches.exclude(status__in=DECIDED).exists():
+        raise TournamentError(
+            _("Every match of the current round must be decided first."),
+            code="round_unfinished",
+        )
+
+
+def _bracket_label(bracket_id: str) -> str:
+    return bracket_id.split("-")[0]
+
+
+@transaction.atomic
+def bracket_sync(*, stage: Stage) -> list[Match]:
+    """Bring the stored bracket matches in line with the results; return those created.
+
+    A winner advances into the next slot: the next match is created as soon as both its
+    teams are known. A stored match whose teams changed (a corrected result upstream) is
+    removed if nothing was recorded in it, else the correction is refused.
+    """
+    stored = list(stage.matches.exclude(bracket_id="").select_related("round"))
+    decided = [m for m in stored if m.status in DECIDED]
+    bracket = bracket_state(stage, decided)
+    if bracket is None:
+        return []
+    by_id = {m.bracket_id: m for m in stored}
+    for bracket_id, match in list(by_id.items()):
+        slot = bracket.matches[bracket_id]
+        if slot.teams == [match.team_a_id, match.team_b_id]:
+            continue
+        if match.status in DECIDED or match.hands.exists():
+            raise TournamentError(
+                _(
+                    "This change would alter who plays %(match)s, which already has results:"
+                    " correct that match first."
+                ),
+                code="bracket_conflict",
+                params={"match": str(match)},
+            )
+        match.delete()
+        del by_id[bracket_id]
+    best_of = match_best_of(stage.championship)
+    created = []
+    for slot in bracket.ready():
+        if slot.id in by_id:
+            continue
+        label = _bracket_label(slot.id)
+        round_ = stage.rounds.filter(label=label).first() or new_round(stage, label)
+        created.append(
+            Match.objects.create(
+                stage=stage,
+                round=round_,
+                bracket_id=slot.id,
+                team_a_id=slot.teams[0],
+                team_b_id=slot.teams[1],
+                best_of=best_of,
+            )
+        )
+    return created

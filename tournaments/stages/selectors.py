@@ -1,0 +1,115 @@
+"""Reads of stages, rounds and brackets.
+
+``bracket_state`` rebuilds a stage's bracket from its stored positions and decided
+matches; it only reads, so the bracket page and ``stages.rounds.bracket_sync`` share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from tournaments import formats
+from tournaments.formats import Bracket
+from tournaments.models import Championship, Match, Round, Stage, Team
+
+DECIDED = (Match.Status.FINISHED, Match.Status.WALKOVER)
+
+
+def _match_queryset() -> QuerySet[Match]:
+    return Match.objects.select_related(
+        "team_a", "team_b", "winner", "round", "group", "referee"
+    ).order_by("round__number", "group__name", "pk")
+
+
+def round_matches(*, round: Round) -> QuerySet[Match]:
+    """The matches of a round with their teams, group and referee."""
+    return _match_queryset().filter(round=round)
+
+
+def stage_rounds(*, stage: Stage) -> QuerySet[Round]:
+    """The rounds of a stage, each with its matches (two queries in all)."""
+    return stage.rounds.prefetch_related(Prefetch("matches", queryset=_match_queryset()))
+
+
+@dataclass(frozen=True)
+class BracketView:
+    """A stage's bracket (``tournaments.formats.Bracket``) and its stored matches by id."""
+
+    bracket: Bracket
+    matches: dict[str, Match]
+    teams: dict[int, Team]
+
+
+def bracket_state(stage: Stage, decided: Iterable[Match]) -> formats.Bracket | None:
+    """The bracket of ``stage`` with the results of ``decided`` bracket matches reported.
+
+    Results are reported as soon as their bracket match is ready, whatever the order they
+    came in; a decided match whose teams no longer fit the bracket (after a correction
+    upstream) is left out and reported by ``bracket_sync``.
+    """
+    spec = stage.settings.get("bracket")
+    if not spec:
+        return None
+    bracket = formats.bracket_from_positions(
+        spec["positions"],
+        double=spec.get("double", False),
+        reset=spec.get("reset", True),
+        third_place=spec.get("third_place", False),
+    )
+    pending = [m for m in decided if m.bracket_id and m.winner_id is not None]
+    progress = True
+    while pending and progress:
+        progress = False
+        for match in list(pending):
+            slot = bracket.matches.get(match.bracket_id)
+            if slot is None or not slot.ready:
+                continue
+            if set(slot.teams) != {match.team_a_id, match.team_b_id}:
+                continue
+            outcome = (
+                formats.Outcome.PLAYED
+                if match.outcome in ("", Match.Outcome.PLAYED)
+                else formats.Outcome(match.outcome)
+            )
+            bracket.report(match.bracket_id, match.winner_id, outcome=outcome)
+            pending.remove(match)
+            progress = True
+    return bracket
+
+
+def stage_bracket(*, stage: Stage) -> BracketView | None:
+    """The bracket of an elimination (or the knockout of a groups) stage, or None yet."""
+
+    # The bracket's positions are written by round_generate: read them fresh.
+    stage = Stage.objects.get(pk=stage.pk)
+    stored = list(_match_queryset().filter(stage=stage).exclude(bracket_id=""))
+    bracket = bracket_state(stage, [m for m in stored if m.status in DECIDED])
+    if bracket is None:
+        return None
+    ids = [t for m in bracket.matches.values() for t in m.teams if t is not None]
+    return BracketView(
+        bracket=bracket,
+        matches={m.bracket_id: m for m in stored},
+        teams=Team.objects.in_bulk(ids),
+    )
+
+
+def stage_of(*, championship: Championship, stage_id: int) -> Stage:
+    """A stage of ``championship`` (with it attached, saving a query), else ``Http404``."""
+    stage = championship.stages.filter(pk=stage_id).first()
+    if stage is None:
+        raise Http404("No such stage.")
+    stage.championship = championship
+    return stage
+
+
+def round_of(*, stage: Stage, number: int) -> Round:
+    round_ = stage.rounds.filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round.")
+    round_.stage = stage
+    return round_

@@ -1,0 +1,24 @@
+"""Public URLs of the tournaments app: the home page and the championship pages."""
+
+from django.urls import path
+
+from tournaments.web import public
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    path("c/<slug:slug>/", public.championship, name="championship"),
+    path(
+        "c/<slug:slug>/stages/<int:stage_id>/standings/",
+        public.standings,
+        name="standings",
+    ),
+    path("c/<slug:slug>/stages/<int:stage_id>/bracket/", public.bracket, name="bracket"),
+    path(
+        "c/<slug:slug>/stages/<int:stage_id>/rounds/<int:number>/",
+        public.round_matches,
+        name="round",
+    ),
+    path("c/<slug:slug>/matches/<int:match_id>/", public.match, name="match"),
+]
