@@ -1,4 +1,4 @@
-"""The referee's writes: thin guards around ``tournaments.services``.
+"""The referee's writes: thin guards around ``tournaments.results.services``.
 
 A tablet page was rendered for one hand number; if another referee (or another tab) has
 stored or deleted a hand since, the page is stale and nothing is written. The match row

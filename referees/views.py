@@ -3,7 +3,7 @@
 Every view needs a login and finds its match through ``selectors.match_for_referee`` (the
 match's referee, its championship's organisers, staff; 404 for anyone else). The hand
 being entered lives in the page (``referees.entry``); writes go through
-``referees.services`` to ``tournaments.services``.
+``referees.services`` to ``tournaments.results.services``.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ class TournamentError(ValidationError):
     """A user error with a translated message; ``hand`` and ``event`` locate a bad record.
 
     ``hand`` is the 1-based number of the offending hand, ``event`` the 0-based index of
-    its offending event (HAND_RECORD.md), both ``None`` when they do not apply.
+    its offending event (docs/hand-record.md), both ``None`` when they do not apply.
     """
 
     def __init__(

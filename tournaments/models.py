@@ -2,7 +2,7 @@
 
 The hand records (``Hand.record``) are the source of truth of every result: a match's
 games, scores, status and winner are derived from them by ``scoring.match.score_match``
-(see ``tournaments.records``) and never typed in. Walkovers and forfeits are the only
+(see ``tournaments.results.records``) and never typed in. Walkovers and forfeits are the only
 results without hands, recorded by ``services.match_walkover``.
 """
 
@@ -17,7 +17,7 @@ def default_rules() -> dict:
 
 
 def default_tiebreaks() -> list[str]:
-    # tournaments.tiebreaks.DEFAULT_CHAIN, copied so a migration never imports it.
+    # tournaments.standings.tiebreaks.DEFAULT_CHAIN, copied so a migration never imports it.
     return ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"]
 
 
@@ -237,6 +237,10 @@ class Round(models.Model):
         ordering = ["stage", "number"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
+            # One round per bracket label ("W2", "GF"...): bracket_sync looks it up by label.
+            models.UniqueConstraint(
+                fields=["stage", "label"], condition=~Q(label=""), name="round_label_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -330,6 +334,13 @@ class Match(models.Model):
                 name="match_teams_differ",
                 violation_error_message=_("A team cannot play itself."),
             ),
+            # One match per bracket slot: the last guard against two results advancing into
+            # the same slot at once (bracket_sync serialises them with the stage lock).
+            models.UniqueConstraint(
+                fields=["stage", "bracket_id"],
+                condition=~Q(bracket_id=""),
+                name="match_bracket_slot_unique",
+            ),
         ]
         indexes = [
             models.Index(fields=["stage", "status"], name="match_stage_status"),
@@ -381,7 +392,7 @@ class Game(models.Model):
 
 
 class Hand(models.Model):
-    """One hand as the referee recorded it: its entry of the match record (HAND_RECORD.md).
+    """One hand as the referee recorded it: its entry of the match record (docs/hand-record.md).
 
     ``record`` holds ``cards``/``events`` (and ``gallo`` or ``pica_pica``); the match
     context (rules, teams, order, score) is rebuilt from the match. The other fields are

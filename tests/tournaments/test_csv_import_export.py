@@ -150,7 +150,7 @@ def test_hands_export_carries_records_the_engine_scores(championship, played, re
         assert row["recorded_by"] == referee.username
         record = json.loads(row["record"])
         assert record["events"] == hand.record["events"]
-        # A standalone HAND_RECORD.md record: the engine gives the stored points again.
+        # A standalone hand record: the engine gives the stored points again.
         scored = score_hand(record)
         assert scored["points"] == {"A": int(row["points_a"]), "B": int(row["points_b"])}
         assert scored["score"] == {"A": int(row["score_a"]), "B": int(row["score_b"])}

@@ -29,7 +29,7 @@ def test_a_hand_scores_points_and_keeps_the_game_open(match, referee):
 
     hand.refresh_from_db()
     match.refresh_from_db()
-    # Going to the mazo at once: the truco value plus the envido point (RULES.md).
+    # Going to the mazo at once: the truco value plus the envido point (docs/rules.md).
     assert (hand.points_a, hand.points_b, hand.status) == (2, 0, "complete")
     assert (hand.number, hand.recorded_by, hand.order) == (1, referee, [a1, b1, a2, b2])
     assert match.status == Match.Status.IN_PROGRESS

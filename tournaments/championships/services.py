@@ -198,6 +198,19 @@ def championship_set_status(*, championship: Championship, status: str) -> Champ
     return championship
 
 
+def lock_championship(championship: Championship) -> None:
+    """Serialise the writers that add teams or stages to ``championship``.
+
+    Lock order: championship → stage, and match → stage; nothing holding a stage or a
+    match lock waits for a championship.
+    """
+    # NO KEY UPDATE: writers wait for each other, rows that merely reference the
+    # championship (a foreign-key check takes KEY SHARE) are not held up.
+    Championship.objects.select_for_update(no_key=True).filter(
+        pk=championship.pk
+    ).order_by().first()
+
+
 def _team_sizes_error(team: Team, size: int) -> TournamentError:
     return TournamentError(
         _("Team %(team)s already has the %(size)s players this championship allows."),
@@ -220,6 +233,9 @@ def team_create(
     name = name.strip()
     if not name:
         raise TournamentError(_("A team needs a name."), code="team_name_missing")
+    # The name is the team's natural key: under the championship lock a double submit finds
+    # the first team and is refused with a message, instead of an IntegrityError (a 500).
+    lock_championship(championship)
     if Team.objects.filter(championship=championship, name=name).exists():
         raise TournamentError(
             _("This championship already has a team called %(name)s."),

@@ -180,7 +180,8 @@ def _match_contexts(championship: Championship) -> dict[int, Match]:
 
 def export_hands(championship: Championship) -> Iterator[str]:
     """Every hand: its match, game, number, points, who recorded it and when, and its
-    record as a standalone HAND_RECORD.md document (``python -m scoring hand`` scores it)."""
+    record as a standalone hand record (docs/hand-record.md), which
+    ``python -m scoring hand`` scores."""
 
     def rows() -> Iterator[list[Any]]:
         contexts = _match_contexts(championship)

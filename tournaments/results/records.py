@@ -61,7 +61,7 @@ def names(match: Match) -> dict[str, str]:
 
 
 def match_record(match: Match, hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The ``score_match`` input (HAND_RECORD.md "Scoring a match") for ``match``.
+    """The ``score_match`` input (docs/hand-record.md, "Scoring a match") for ``match``.
 
     ``hands`` are the hand entries, in order. The match's teams should come with
     ``memberships__player`` prefetched.
@@ -96,7 +96,7 @@ def hand_context(seats: Sequence[str], results: Sequence[Mapping[str, Any]]) -> 
     entry: the context of the next hand.
 
     The mano moves one seat per hand, across games too; a void hand or a redeal keeps it
-    (HAND_RECORD.md "Scoring a match"), so a hand can be exported as a standalone record.
+    (docs/hand-record.md, "Scoring a match"), so a hand can be exported as a standalone record.
     """
     mano = 0
     before = dict.fromkeys(SIDES, 0)
@@ -114,7 +114,8 @@ def hand_context(seats: Sequence[str], results: Sequence[Mapping[str, Any]]) -> 
 
 
 def standalone_record(match: Match, hand: Any) -> dict[str, Any]:
-    """One hand as a complete HAND_RECORD.md record (what ``python -m scoring hand`` reads)."""
+    """One hand as a complete hand record (docs/hand-record.md): ``python -m scoring hand``
+    reads it."""
     championship = match.stage.championship
     record: dict[str, Any] = {
         "rules": rules_spec(championship, best_of=match.best_of),

@@ -26,7 +26,26 @@ def seeded_team_ids(teams: Iterable[Team]) -> list[int]:
     return [t.pk for t in ordered]
 
 
+def lock_stage(stage: Stage) -> Stage:
+    """The stage, locked: one writer at a time creates its rounds and bracket matches.
+
+    Lock order: a result locks its match, then the stage; a writer holding the stage never
+    waits for a match (``bracket_sync`` skips locked ones). Only the stage row is locked
+    (``of``), not its championship, so results of other stages do not wait. NO KEY UPDATE
+    leaves the foreign-key checks of rows referencing the stage (a standings snapshot being
+    written) free to go on: with FOR UPDATE they would wait here, a possible deadlock.
+    """
+    return (
+        Stage.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("championship")
+        .get(pk=stage.pk)
+    )
+
+
 def new_round(stage: Stage, label: str = "") -> Round:
+    # Max + 1 is only safe under the stage lock; every caller holds it already, taking it
+    # again here (a no-op in the same transaction) keeps a new caller from forgetting it.
+    lock_stage(stage)
     number = (stage.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
     return Round.objects.create(stage=stage, number=number, label=label)
 
@@ -93,8 +112,14 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
 
     A winner advances into the next slot: the next match is created as soon as both its
     teams are known. A stored match whose teams changed (a corrected result upstream) is
-    removed if nothing was recorded in it, else the correction is refused.
+    removed if nothing was recorded in it, else the correction is refused. Idempotent:
+    called again, it finds every match it could create already stored.
+
+    Two results feeding one slot are serialised by the stage lock: the second reads the
+    bracket after the first committed, so the next match is created once, never twice or
+    not at all (the constraint ``match_bracket_slot_unique`` is the last guard).
     """
+    stage = lock_stage(stage)
     stored = list(stage.matches.exclude(bracket_id="").select_related("round"))
     decided = [m for m in stored if m.status in DECIDED]
     bracket = bracket_state(stage, decided)
@@ -105,7 +130,16 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
         slot = bracket.matches[bracket_id]
         if slot.teams == [match.team_a_id, match.team_b_id]:
             continue
-        if match.status in DECIDED or match.hands.exists():
+        # Lock it without waiting: its referee may hold it and wait for this stage (match
+        # → stage), which would deadlock. A match being written to is treated as played.
+        locked = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=match.pk)
+            .order_by()
+            .only("pk", "status")
+            .first()
+        )
+        if locked is None or locked.status in DECIDED or match.hands.exists():
             raise TournamentError(
                 _(
                     "This change would alter who plays %(match)s, which already has results:"

@@ -13,11 +13,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.championships.services import championship_set_tiebreaks
+from tournaments.championships.services import championship_set_tiebreaks, lock_championship
 from tournaments.errors import TournamentError, from_format
 from tournaments.formats.base import FormatError
 from tournaments.models import Championship, Match, Stage, Team
 from tournaments.stages import registry
+from tournaments.stages.rounds import lock_stage
 
 
 @transaction.atomic
@@ -46,13 +47,23 @@ def stage_create(
             params={"setting": ", ".join(sorted(unknown))},
         )
     merged.update(settings or {})
+    name = name.strip() or str(fmt.label)
+    # The name is the stage's natural key: under the championship lock a double submit of
+    # the form finds the first stage and is refused, and the order cannot be taken twice.
+    lock_championship(championship)
+    if championship.stages.filter(name=name).exists():
+        raise TournamentError(
+            _("This championship already has a stage called %(name)s."),
+            code="stage_name_taken",
+            params={"name": name},
+        )
     if tiebreaks is not None and list(tiebreaks) != list(championship.tiebreaks):
         championship = championship_set_tiebreaks(championship=championship, tiebreaks=tiebreaks)
     order = (championship.stages.aggregate(top=Max("order"))["top"] or 0) + 1
     stage = Stage.objects.create(
         championship=championship,
         format=fmt.key,
-        name=name or str(fmt.label),
+        name=name,
         order=order,
         settings=merged,
     )
@@ -64,7 +75,7 @@ def stage_create(
 
 
 @transaction.atomic
-def round_generate(*, stage: Stage) -> list[Match]:
+def round_generate(*, stage: Stage, number: int | None = None) -> list[Match]:
     """Generate the next round of ``stage`` from its format and current results.
 
     Round robin: the next round of the circle schedule (teams in seed order). Swiss: the
@@ -73,8 +84,18 @@ def round_generate(*, stage: Stage) -> list[Match]:
     matches whose two teams are known (winners advance by themselves as results come in).
     Groups then knockout: group rounds first, then the knockout from the group standings.
     Returns the matches created; raises ``TournamentError`` when none can be.
+
+    ``number``: the round the organiser asked for (the form carries it). If the stage
+    already has that round, e.g. the form was sent twice, nothing is generated and a
+    ``TournamentError`` (code ``round_exists``) says so.
     """
-    stage = Stage.objects.select_for_update().select_related("championship").get(pk=stage.pk)
+    stage = lock_stage(stage)
+    if number is not None and stage.rounds.filter(number__gte=number).exists():
+        raise TournamentError(
+            _("Round %(number)s has already been generated."),
+            code="round_exists",
+            params={"number": number},
+        )
     try:
         return registry.get(stage.format).next_round(stage)
     except FormatError as error:

@@ -1,9 +1,10 @@
 """Organiser pages: set up a championship, its teams and stages, and run its rounds.
 
 Every view needs a login and finds its championship through
-``championship_selectors.championship_for_organiser``: a user who does not organise it gets a
-404, exactly as if it did not exist. Writes go through ``tournaments.services``; a
-``TournamentError`` is shown on the form (or as a message) and changes nothing.
+``championships.selectors.championship_for_organiser``: a user who does not organise it
+gets a 404, exactly as if it did not exist. Writes go through the services of each
+sub-package; a ``TournamentError`` is shown on the form (or as a message) and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -286,12 +287,12 @@ def stage_detail(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse
     """The stage's rounds and a table of its matches: teams, table, referee, status, score."""
     championship = _championship(request, slug)
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
-    rounds = stage_selectors.stage_rounds(stage=stage)
-    return render(
-        request,
-        "organiser/stage.html",
-        {"championship": championship, "stage": stage, "rounds": rounds},
-    )
+    rounds = list(stage_selectors.stage_rounds(stage=stage))
+    # The generate form carries the number of the round it asks for: a second submit of
+    # the same page finds that round generated and is refused (see round_generate).
+    next_round = rounds[-1].number + 1 if rounds else 1
+    context = {"championship": championship, "stage": stage, "rounds": rounds}
+    return render(request, "organiser/stage.html", {**context, "next_round": next_round})
 
 
 @login_required
@@ -300,8 +301,11 @@ def round_generate(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     if refused := _post_only(request):
         return refused
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
+    number = request.POST.get("number", "")
     try:
-        created = stage_services.round_generate(stage=stage)
+        created = stage_services.round_generate(
+            stage=stage, number=int(number) if number.isdigit() else None
+        )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_championships_domain'),
+        ('tournaments', '0003_bracket_slot_and_round_label_unique'),
     ]
 
     operations = [
