@@ -147,6 +147,7 @@ def check_answer(state: HandState, by: str, answer: str) -> None:
 
 def do_answer(state: HandState, by: str, answer: str) -> None:
     state.envido_status = "accepted" if answer == "quiero" else "refused"
+    state.envido_at = state.step
 
 
 def card_values(state: HandState) -> dict[str, int]:

@@ -91,6 +91,10 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     "bad_pica_pica": (RecordError, "A pica-pica hand is not possible here: {detail}."),
     "bad_cards": (RecordError, "The cards of {player} are invalid: {detail}."),
     "bad_event": (RecordError, "Event {number} is not a valid event: {detail}."),
+    "bad_text": (
+        RecordError,
+        "The record holds text that cannot be stored: a NUL byte or a lone surrogate in {where}.",
+    ),
     "unknown_player": (RecordError, "{player} is not a player of this hand."),
     "unknown_side": (RecordError, "{side} is not a side of this hand."),
     "unknown_command": (
@@ -217,6 +221,10 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     ),
     "not_mestre": (IllegalActionError, "The rule of 11 does not apply in this hand."),
     "mestre_decided": (IllegalActionError, "The mestre has already decided."),
+    "penalty_too_big": (
+        IllegalActionError,
+        "A penalty is more than these rules allow: at most {limit} points.",
+    ),
     "void_after_decided": (
         IllegalActionError,
         "A decided hand cannot be voided; record a penalty instead.",

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,7 +22,7 @@ from scoring.rules import RuleSet
 from scoring.state import HandState
 from scoring.tricks import PARDA
 
-__all__ = ["hand_from_record", "score_hand"]
+__all__ = ["check_text", "hand_from_record", "score_hand"]
 
 # RULES.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
 _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
@@ -37,6 +38,7 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
     """
     if type(record) is not dict and not isinstance(record, Mapping):
         raise error("bad_record")
+    check_text(record)
     for name in ("rules", "teams", "order", "score", "events"):
         if name not in record:
             raise error("missing_field", field=name)
@@ -109,6 +111,51 @@ def score_hand(record: Mapping[str, Any]) -> dict[str, Any]:
     if missing is not None:
         raise error("settlement_missing", what=missing)
     raise error("hand_incomplete")
+
+
+# -- hostile input ------------------------------------------------------------------------
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+_MAX_DEPTH = 32
+
+
+def check_text(record: Mapping[str, Any]) -> None:
+    """Refuse a record holding a string no database or UTF-8 output can carry: a NUL byte
+    or a lone surrogate (``"\\ud800"`` in JSON), anywhere, keys included.
+
+    >>> try:
+    ...     check_text({"teams": {"A": ["ana\\x00"]}})
+    ... except EngineError as exc:
+    ...     print(exc.code, exc.params)
+    bad_text {'where': "'teams'"}
+    """
+    for key, value in record.items():
+        if key == "events" and isinstance(value, list):
+            for index, event in enumerate(value):
+                if not _clean(event, 0):
+                    raise error("bad_text", event=index, where=f"event {index + 1}")
+        elif not (_clean(key, 0) and _clean(value, 0)):
+            raise error("bad_text", where=_show_key(key))
+
+
+def _show_key(key: Any) -> str:
+    return f"'{key}'" if isinstance(key, str) and _clean(key, 0) else "a field name"
+
+
+def _clean(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is str:
+        return _BAD_TEXT.search(value) is None
+    if kind is dict:
+        if depth > _MAX_DEPTH:
+            return False
+        return all(_clean(k, depth + 1) and _clean(v, depth + 1) for k, v in value.items())
+    if kind is list or kind is tuple:
+        if depth > _MAX_DEPTH:
+            return False
+        return all(_clean(v, depth + 1) for v in value)
+    if isinstance(value, Mapping):
+        return _clean(dict(value), depth)
+    return True
 
 
 # -- the parts of a record ----------------------------------------------------------------

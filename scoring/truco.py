@@ -146,9 +146,11 @@ def do_mazo(state: HandState, by: str) -> bool:
     # The other side's unanswered calls count as refused by the folding side.
     if state.envido_status == "pending":
         state.envido_status = "refused"
+        state.envido_at = state.step
     if state.flor_pending:
         state.flor_pending = False
         state.flor_outcome = "refused"
+        state.flor_at = state.step
     state.truco_pending = 0
     decide(state, "mazo", other, state.rules.ladder.value(state.truco_level) + extra)
     return True

@@ -256,15 +256,22 @@ def test_the_flor_cards_and_declared_value_must_agree(illegal):
     assert (err.code, err.params["actual"]) == ("value_contradicts_cards", 38)
 
 
-def test_raising_over_a_contraflor_sings_no_new_flor(hand):
-    # alba (no flor) raises for her side over beto's contraflor: two flores, not three.
+def test_a_raise_without_flor_is_refused(illegal):
+    # 003: only a player holding a flor bets on it; alba's known cards are no flor.
+    events = [call("ana", "flor"), call("beto", "contraflor"), call("alba", "contraflor_al_resto")]
+    exc = illegal(events, players=4, cards={"alba": ["4C", "5O", "6B"]}, **FLOR)
+    assert (exc.code, exc.event) == ("no_flor", 2)
+
+
+def test_raising_over_a_contraflor_by_its_singer_sings_no_new_flor(hand):
+    # ana already sang: her contraflor al resto adds no flor; bruno's quiero sings his (003).
     events = [
         call("ana", "flor"),
         call("beto", "contraflor"),
-        call("alba", "contraflor_al_resto"),
+        call("ana", "contraflor_al_resto"),
         answer("bruno", "quiero"),
         {"flor_winner": "A"},
         *tricks("B", "B"),
     ]
-    result = hand(events, players=4, score=(10, 20), cards={"alba": ["4C", "5O", "6B"]}, **FLOR)
-    assert flor_item(result) == ("A", 30 - 20 + 3 * 2)
+    result = hand(events, players=4, score=(10, 20), **FLOR)
+    assert flor_item(result) == ("A", 30 - 20 + 3 * 3)
