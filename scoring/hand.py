@@ -44,13 +44,16 @@ from scoring.actions import (
 )
 from scoring.cards import Card, flor_points
 from scoring.errors import EngineError, error
+from scoring.results import HandResult
 from scoring.rules import RuleSet
 from scoring.state import DETAILED, QUICK, HandState
-from scoring.tricks import PARDA, REDEAL, hand_result, trick_result
+from scoring.tricks import PARDA, REDEAL, trick_result
+from scoring.tricks import hand_result as tricks_outcome
 
 __all__ = [
     "HandState",
     "apply",
+    "hand_result",
     "is_finished",
     "legal_actions",
     "needs_settlement",
@@ -387,7 +390,7 @@ def _do_trick(state: HandState, a: Trick) -> None:
 
 def _add_trick(state: HandState, winner: str) -> None:
     state.tricks.append(winner)
-    outcome = hand_result(
+    outcome = tricks_outcome(
         state.tricks, mano_side=state.mano_side, redeal_on_three_pardas=state.rules.is_catalan
     )
     if outcome == REDEAL:
@@ -410,6 +413,11 @@ def needs_settlement(state: HandState) -> str | None:
     if flor.needs_settlement(state):
         return "flor"
     return None
+
+
+def hand_result(state: HandState) -> HandResult:
+    """:func:`result` as a typed, frozen :class:`~scoring.results.HandResult`."""
+    return HandResult.from_dict(result(state))
 
 
 def is_finished(state: HandState) -> bool:

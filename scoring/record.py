@@ -18,11 +18,12 @@ from scoring.actions import action_from_event
 from scoring.cards import Card, parse_card
 from scoring.errors import EngineError, error
 from scoring.hand import is_finished, needs_settlement, new_hand, result, step
+from scoring.results import HandResult
 from scoring.rules import RuleSet
 from scoring.state import HandState
 from scoring.tricks import PARDA
 
-__all__ = ["check_text", "hand_from_record", "score_hand"]
+__all__ = ["check_text", "hand_from_record", "score_hand", "score_hand_result"]
 
 # RULES.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
 _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
@@ -75,6 +76,17 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
         pica_pica=pica_pica,
         gallo=gallo,
     )
+
+
+def score_hand_result(record: Mapping[str, Any]) -> HandResult:
+    """:func:`score_hand` as a typed, frozen :class:`~scoring.results.HandResult`.
+
+    >>> score_hand_result({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...     "order": ["ana", "beto"], "score": {"A": 0, "B": 29},
+    ...     "events": [{"by": "ana", "mazo": True}]}).winner
+    'B'
+    """
+    return HandResult.from_dict(score_hand(record))
 
 
 def score_hand(record: Mapping[str, Any]) -> dict[str, Any]:
