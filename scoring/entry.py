@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.actions import Action, action_from_event
+from scoring.actions import Action, Play, action_from_event
 from scoring.enums import HandKind, HandStatus
 from scoring.errors import EngineError, error
 from scoring.hand import apply, is_finished, legal_actions, needs_settlement, result
@@ -82,8 +82,11 @@ class HandEntry:
     then stays as it was.
     """
 
-    def __init__(self, upcoming: NextHand, match_record: Mapping[str, Any]) -> None:
+    def __init__(
+        self, upcoming: NextHand, match_record: Mapping[str, Any], *, plays: bool = True
+    ) -> None:
         self.upcoming = upcoming
+        self.plays = plays  # False: trick winners only (quick entry), a card is bad_draft
         self.match_record = match_record
         self.kind = HandKind(upcoming.kind)
         self.number = upcoming.number
@@ -124,10 +127,11 @@ class HandEntry:
         for event in events:
             self._step(part, event)
 
-    @staticmethod
-    def _step(part: EntryPart, action: Action | Any) -> None:
+    def _step(self, part: EntryPart, action: Action | Any) -> None:
         if isinstance(action, Mapping):
             action = action_from_event(action, part.state.rules.deck, index=len(part.events))
+        if not self.plays and isinstance(action, Play):
+            raise error("bad_draft", detail="this entry takes trick winners, not cards")
         part.state = apply(part.state, action)  # raises, leaving the part as it was
         part.events.append(action.to_event())
 

@@ -136,6 +136,20 @@ class NextHand:
     def mano(self) -> str:
         return self.order[0]
 
+    @classmethod
+    def from_dict(cls, info: Mapping[str, Any]) -> NextHand:
+        """Back from :meth:`to_dict` (what :func:`scoring.match.next_hand` returns)."""
+        record = info.get("record")
+        return cls(
+            number=info["number"],
+            game=info["game"],
+            kind=HandKind(info["kind"]),
+            order=tuple(info["order"]),
+            score=dict(info["score"]),
+            record=None if record is None else dict(record),
+            gallo=None if record is None else record.get("gallo"),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The dict of :func:`scoring.match.next_hand`."""
         return {
