@@ -141,7 +141,8 @@ class HandEntry:
         return self.kind == HandKind.PICA_PICA and self.pairs is None
 
     def default_pairs(self) -> list[tuple[str, str]]:
-        """Each player faces the opponent sitting opposite, the one nearer the mano leading.
+        """Each player faces the opponent sitting opposite (``003``), the one nearer the
+        mano leading; pairs in the order of the mano's.
 
         >>> rec = {"rules": "argentine", "teams": {"A": ["a1", "a2", "a3"],
         ...        "B": ["b1", "b2", "b3"]}, "seats": ["a1", "b1", "a2", "b2", "a3", "b3"],
@@ -150,8 +151,26 @@ class HandEntry:
         [('b1', 'a3'), ('a2', 'b3'), ('b2', 'a1')]
         """
         order = list(self.upcoming.order)
-        half = len(order) // 2
-        return [(order[i], order[i + half]) for i in range(half)]
+        side_of = {p: side for side, members in self.match_record["teams"].items() for p in members}
+        n, half = len(order), len(order) // 2
+        # Opposite is seat i + n/2; with eight players in alternate seats that is a
+        # teammate, so the nearest opponent to the opposite seat is taken instead.
+        offsets = sorted(range(1, n), key=lambda k: (abs(k - half), k))
+        taken: set[str] = set()
+        pairs = []
+        for i, player in enumerate(order):
+            if player in taken:
+                continue
+            for k in offsets:
+                j = (i + k) % n
+                other = order[j]
+                if other not in taken and side_of[other] != side_of[player]:
+                    break
+            else:
+                break  # no opponent left: the caller chooses the pairs by hand
+            taken.update((player, other))
+            pairs.append((player, other) if i < j else (other, player))
+        return pairs
 
     def choose_pairs(self, pairs: Sequence[Any]) -> None:
         """Start a pica-pica hand: the pairs in the order they will be entered, each its
