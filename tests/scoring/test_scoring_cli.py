@@ -143,3 +143,14 @@ def test_match_errors_name_the_hand():
     assert (status, out["error"]["code"], out["error"]["hand"]) == (2, "unknown_preset", None)
     status, out = run_json(["match", "-"], b"{")
     assert (status, out["error"]["code"], out["error"]["hand"]) == (2, "bad_json", None)
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_prints_the_usage_and_exits_0(flag):
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", flag], cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    text = proc.stdout.decode()
+    assert text.startswith("usage: python -m scoring")
+    assert all(command in text for command in ("hand FILE", "match FILE", "envido", "flor"))
