@@ -1,4 +1,4 @@
-"""The command line, exactly as HAND_RECORD.md says (run from the project root)::
+"""The command line, exactly as docs/hand-record.md says (run from the project root)::
 
     python -m scoring hand FILE|-        score one hand record
     python -m scoring match FILE|-       score a match record (scoring.match)

@@ -52,7 +52,7 @@ class EngineError(ValueError):
         self.params: dict[str, Any] = dict(params or {})
 
     def to_dict(self) -> dict[str, Any]:
-        """The error object of HAND_RECORD.md (without the ``error`` wrapper)."""
+        """The error object of docs/hand-record.md (without the ``error`` wrapper)."""
         return {"code": self.code, "message": self.message, "event": self.event}
 
     def __repr__(self) -> str:

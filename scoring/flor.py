@@ -1,6 +1,6 @@
 """The flor (``flor: true``): singing it, the answers, contraflor and contraflor al resto.
 
-RULES.md "Flor" (seeds ``003``, ``004``):
+docs/rules.md "Flor" (seeds ``003``, ``004``):
 
 - A player with three cards of one suit sings ``flor`` in the first trick before playing
   his card, one each; a sung flor cancels any envido of the hand, called or not.

@@ -1,6 +1,6 @@
 """The hand as a state machine: ``legal_actions(state)``, ``apply(state, action)``, ``result``.
 
-Legality is a query separate from applying (STYLE.md, after python-chess): the tablet shows
+Legality is a query separate from applying (after python-chess): the tablet shows
 exactly :func:`legal_actions`; :func:`apply` returns a new state or raises an
 :class:`~scoring.errors.EngineError` with a stable code, never changing the state it was
 given. The rules themselves live in one module per family (``tricks``, ``truco``,
@@ -494,11 +494,11 @@ def _playable(state: HandState, player: str) -> list[Card]:
 
 # -- the result ---------------------------------------------------------------------------
 def result(state: HandState) -> dict[str, Any]:
-    """The output object of HAND_RECORD.md: ``points``, ``score``, ``items``, ``status``,
+    """The output object of docs/hand-record.md: ``points``, ``score``, ``items``, ``status``,
     ``winner``.
 
     Items count in the order they happened, envido and flor before the truco; once a side
-    reaches the target the rest of the hand is left out (RULES.md "Envido", ``001``).
+    reaches the target the rest of the hand is left out (docs/rules.md "Envido", ``001``).
     Raises ``settlement_missing`` when an accepted bet that counts has no known winner.
     """
     # Every scoring line at the event that settled it: penalties when awarded, the envido

@@ -1,7 +1,7 @@
 """The match: a sequence of hands scored into chicos (or catalan jocs) and a partida.
 
-RULES.md "Scoring a game", "Six and eight players", "Three players, gallo" and
-HAND_RECORD.md "Scoring a match". Each hand is scored by :func:`scoring.record.score_hand`
+docs/rules.md "Scoring a game", "Six and eight players", "Three players, gallo" and
+docs/hand-record.md "Scoring a match". Each hand is scored by :func:`scoring.record.score_hand`
 with the running score of its chico; this module only decides what the hand record is
 (whose turn to be mano, which kind of hand, who is the gallo), carries the score from hand
 to hand, closes chicos and decides the match.
@@ -42,7 +42,7 @@ from scoring.rules import RuleSet
 __all__ = ["next_hand", "score_match", "score_match_result", "subhand_record"]
 
 # Side-valued fields of hand events; in a gallo por turno hand they may name either pair
-# member's side (HAND_RECORD.md), so they are rewritten to the pair's side before scoring.
+# member's side (docs/hand-record.md), so they are rewritten to the pair's side before scoring.
 _SIDE_FIELDS = ("trick", "envido_winner", "flor_winner")
 _PAIR_DETAIL = "Each pica-pica sub-hand names two opponents in 'order', its mano first."
 
@@ -82,7 +82,7 @@ def score_match_result(record: Mapping[str, Any]) -> MatchResult:
 
 
 def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Score a whole match record (HAND_RECORD.md, ``python -m scoring match``).
+    """Score a whole match record (docs/hand-record.md, ``python -m scoring match``).
 
     Returns ``{"hands": [{"points", "score", "status"}, ...], "games": [{"winner",
     "score"}, ...], "winner": side or None}``; raises :class:`EngineError` with ``hand``
@@ -224,7 +224,7 @@ class _Table:
     def _check_shape(self) -> None:
         if len(self.seats) != 3:
             return
-        # RULES.md "Three players": por turno gives each player his own score, fijo has the
+        # docs/rules.md "Three players": por turno gives each player his own score, fijo has the
         # pair share one; a record must say which by the shape of its teams.
         if self.rules.gallo == "por_turno" and len(self.teams) != 3:
             raise _fail(
@@ -329,7 +329,7 @@ class _Table:
         if not self.gallo_por_turno:
             gallo = next(p for members in self.teams.values() if len(members) == 1 for p in members)
             return {"teams": self.teams, "order": order, "score": dict(self.score), "gallo": gallo}
-        # Por turno: the dealer, the player before the mano, is the gallo (RULES.md "Three
+        # Por turno: the dealer, the player before the mano, is the gallo (docs/rules.md "Three
         # players"); the pair plays as one side named after its first member, on its leading
         # member's score, so a falta envido or the end of the chico is judged on the player
         # nearer the target.
@@ -425,7 +425,7 @@ class _Table:
             statuses.append(result["status"])
             if result["status"] == "game_over":
                 # The chico is over: the other pairs' sub-hands are played out at the
-                # table but no longer counted (RULES.md "Scoring a game").
+                # table but no longer counted (docs/rules.md "Scoring a game").
                 return points, "game_over"
         if all(s == "void" for s in statuses):
             return points, "void"
@@ -437,7 +437,7 @@ class _Table:
         reached = [side for side in self.teams if self.score[side] >= target]
         if len(reached) > 1:
             # Gallo por turno, the pair reaching the target together: the one who was ahead
-            # before the hand, then the one first in the hand's order (RULES.md).
+            # before the hand, then the one first in the hand's order (docs/rules.md).
             position = {self.side_of[p]: i for i, p in enumerate(order)}
             reached.sort(key=lambda s: (-before[s], position[s]))
         winner = reached[0]

@@ -22,7 +22,7 @@ from typing import Any
 
 from scoring.rules import FAMILY_VALUES, OPTION_KEYS, PRESETS
 
-__all__ = ["OPTIONS", "Choice", "Option", "options_for"]
+__all__ = ["OPTIONS", "Choice", "Option", "options_for", "options_table"]
 
 # Where each option comes from (docs/rules.md names the books) and when it can matter.
 _SOURCE = {
@@ -143,3 +143,44 @@ def options_for(preset: str, *, players: int | None = None) -> list[Choice]:
             )
         )
     return choices
+
+
+def options_table() -> str:
+    """The options as a Markdown table: what docs/rules.md shows (a test keeps them equal).
+
+    >>> options_table().splitlines()[2]
+    '| `target` | 15, 30 | 12 | 30 | 30 | 30 | 12 | all | 001, 003 |'
+    """
+
+    def show(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return f"`{value}`" if isinstance(value, str) else str(value)
+
+    def values(option: Option, family: str) -> str:
+        allowed = option.values[family]
+        if not allowed:
+            return "–"
+        if option.key == "penalty_max":
+            return "1 to the target"
+        return ", ".join(show(v) for v in allowed)
+
+    presets = list(PRESETS)
+    head = ["option", "argentine family", "catalan", *presets, "matters for", "books"]
+    rows = [
+        "| " + " | ".join(head) + " |",
+        "|---" * (len(presets) + 5) + "|",
+    ]
+    for option in OPTIONS:
+        defaults = [show(option.defaults[p]) if p in option.defaults else "–" for p in presets]
+        when = []
+        if option.players:
+            when.append(" and ".join(map(str, option.players)) + " players")
+        if option.needs_flor:
+            when.append("flor on")
+        rows.append(
+            f"| `{option.key}` | {values(option, 'argentine')} | {values(option, 'catalan')} | "
+            + " | ".join(defaults)
+            + f" | {', '.join(when) or 'all'} | {option.source} |"
+        )
+    return "\n".join(rows)

@@ -1,4 +1,4 @@
-"""Hand records (HAND_RECORD.md, format v1): validate one, play it, score it.
+"""Hand records (docs/hand-record.md, format v1): validate one, play it, score it.
 
 :func:`score_hand` is the whole ``python -m scoring hand`` command minus the I/O.
 
@@ -25,7 +25,7 @@ from scoring.tricks import PARDA
 
 __all__ = ["check_text", "hand_from_record", "score_hand", "score_hand_result"]
 
-# RULES.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
+# docs/rules.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
 _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
 
 
@@ -90,7 +90,7 @@ def score_hand_result(record: Mapping[str, Any]) -> HandResult:
 
 
 def score_hand(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate ``record``, play its events and return the HAND_RECORD.md output object.
+    """Validate ``record``, play its events and return the docs/hand-record.md output object.
 
     Raises :class:`~scoring.errors.EngineError`, with ``event`` the 0-based index of the
     offending event (None when no single event is at fault).

@@ -1,4 +1,4 @@
-"""Rule sets: the presets of RULES.md "Presets and options" and every option they carry.
+"""Rule sets: the presets of docs/rules.md "Presets and options" and every option they carry.
 
 Variants differ by the data held here (deck, hierarchy, truco ladder and refusal values,
 envido on or off, who answers), not by copied code. ``rules`` in a record is a preset name
@@ -40,7 +40,7 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Ladder:
     """The truco (or truc) ladder: call names, the value of each accepted step, and what a
-    refusal of each step gives the caller (RULES.md "Truco")."""
+    refusal of each step gives the caller (docs/rules.md "Truco")."""
 
     calls: tuple[str, ...]
     values: tuple[int, ...]
@@ -58,7 +58,7 @@ class Ladder:
 
 # 001 and 004: truco 2, retruco 3, vale cuatro 4; a refusal gives the step before.
 ARGENTINE_LADDER = Ladder(("truco", "retruco", "vale_cuatro"), (2, 3, 4), (1, 2, 3))
-# 002: truc then tres; refusing truc gives 1, tres 2, so truc=2 and tres=3 (RULES.md).
+# 002: truc then tres; refusing truc gives 1, tres 2, so truc=2 and tres=3 (docs/rules.md).
 CATALAN_LADDER = Ladder(("truc", "tres"), (2, 3), (1, 2))
 
 # Allowed values of every option per family (rules "Presets and options" in docs/rules.md).
@@ -141,7 +141,7 @@ class RuleSet:
 
     @property
     def has_halves(self) -> bool:
-        """Target 30 has malas and buenas; 15 and catalan 12 have none (RULES.md)."""
+        """Target 30 has malas and buenas; 15 and catalan 12 have none (docs/rules.md)."""
         return self.target == 30
 
     @property

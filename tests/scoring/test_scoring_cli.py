@@ -1,4 +1,4 @@
-"""``python -m scoring``: the commands and the error contract (HAND_RECORD.md)."""
+"""``python -m scoring``: the commands and the error contract (docs/hand-record.md)."""
 
 from __future__ import annotations
 

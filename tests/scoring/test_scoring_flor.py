@@ -1,4 +1,4 @@
-"""The flor, its answers and bets (RULES.md "Flor"; seeds 003, 004)."""
+"""The flor, its answers and bets (docs/rules.md "Flor"; seeds 003, 004)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def flor_item(result):
     return item["side"], item["points"]
 
 
-# The table of RULES.md "Flor", row by row. Ana (A) is mano; score 0-0 unless given.
+# The table of docs/rules.md "Flor", row by row. Ana (A) is mano; score 0-0 unless given.
 @pytest.mark.parametrize(
     ("events", "kwargs", "expected", "row"),
     [
