@@ -144,7 +144,14 @@ def _stdout() -> IO[str]:
 
 
 def _emit(out: IO[str], value: Any) -> None:
-    out.write(json.dumps(value, ensure_ascii=False) + "\n")
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A command-line argument that was not UTF-8 (Python keeps its bytes as lone
+        # surrogates) echoed in a message: escape it rather than fail on output.
+        text = json.dumps(value)
+    out.write(text + "\n")
 
 
 class _Capture(io.StringIO):

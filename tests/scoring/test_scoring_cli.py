@@ -154,3 +154,14 @@ def test_help_prints_the_usage_and_exits_0(flag):
     text = proc.stdout.decode()
     assert text.startswith("usage: python -m scoring")
     assert all(command in text for command in ("hand FILE", "match FILE", "envido", "flor"))
+
+
+@pytest.mark.parametrize("argv", [["envido", b"\xff"], ["hand", b"/nonexistent/\xff.json"]])
+def test_arguments_that_are_not_utf8_get_the_error_object(argv):
+    # Python hands undecodable argument bytes over as lone surrogates; the error message
+    # echoes them and must still be printed as JSON, never a traceback.
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", *argv], cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert proc.returncode == 2 and proc.stderr == b""
+    assert set(json.loads(proc.stdout)) == {"error"}
