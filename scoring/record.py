@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -140,6 +141,15 @@ def check_text(record: Mapping[str, Any]) -> None:
     ...     print(exc.code, exc.params)
     bad_text {'where': "'teams'"}
     """
+    try:
+        # Fast path (the hot one): the C encoder escapes a NUL as \\u0000 and leaves a lone
+        # surrogate for the UTF-8 encoder to refuse; only a suspect record is walked.
+        text = json.dumps(record, ensure_ascii=False, check_circular=False)
+        if "\\u0000" not in text:
+            text.encode("utf-8")
+            return
+    except (TypeError, ValueError, RecursionError):
+        pass  # UnicodeEncodeError is a ValueError; not JSON-able values: walk them
     for key, value in record.items():
         if key == "events" and isinstance(value, list):
             for index, event in enumerate(value):
