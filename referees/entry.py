@@ -1,20 +1,20 @@
-"""The hand being entered at the table: replayed through the engine on every post.
+"""The hand being entered at the table, as the referee tablet presents it.
 
-The tablet page carries the hand's events so far in a hidden field (JSON). Each post
-rebuilds the state from the next hand's record (``scoring.match.next_hand``) plus those
-events with the engine, applies one more action, and the page shows the new
-``legal_actions`` as buttons. Nothing here touches the database; the finished entry is
+The sequencing (a redondo hand, or a pica-pica hand's pairs entered one after the other
+with the score carried between them) is the engine's :class:`scoring.entry.HandEntry`;
+this module only presents it: buttons and labels in the referee's language, the hidden
+field's JSON, and engine errors translated for Django. The page carries the hand's events
+so far in a hidden field; each post rebuilds the entry from the next hand
+(``scoring.match.next_hand``) plus those events, applies one more action, and shows the
+new legal actions as buttons. Nothing here touches the database; the finished entry is
 stored by ``referees.services.hand_save``.
-
-A pica-pica hand is a list of pairs, each entered as a two-player sub-hand in turn; the
-hidden field then holds ``{"pica_pica": [{"order", "events"}...], "current": k}``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.text import get_text_list
@@ -37,10 +37,10 @@ from scoring.actions import (
     Void,
     action_from_event,
 )
+from scoring.entry import EntryPart, HandEntry
 from scoring.errors import EngineError
-from scoring.hand import apply, is_finished, legal_actions, needs_settlement, result
-from scoring.match import subhand_record
-from scoring.record import hand_from_record
+from scoring.hand import apply
+from scoring.results import NextHand
 from scoring.state import HandState
 from tournaments.errors import TournamentError, from_engine
 
@@ -99,39 +99,15 @@ class Button:
     player: str | None = None
 
 
-@dataclass
-class Part:
-    """A redondo hand, or one pica-pica pair's sub-hand, as entered so far."""
-
-    order: list[str]
-    events: list[dict[str, Any]]
-    state: HandState
-    start: HandState = field(repr=False)
-
-    @property
-    def outcome(self) -> dict[str, Any] | None:
-        """The result so far, when the engine can compute it (settlements done)."""
-        try:
-            outcome = result(self.state)
-        except EngineError:
-            return None
-        if self.state.decided is None and not outcome["items"]:
-            return None
-        return outcome
-
-    @property
-    def chico_over(self) -> bool:
-        outcome = self.outcome
-        return outcome is not None and outcome["status"] == "game_over"
-
-    @property
-    def done(self) -> bool:
-        """Decided and settled, or the chico already over on what was counted."""
-        return is_finished(self.state) or self.chico_over
+def bad_pairs() -> TournamentError:
+    return TournamentError(
+        gettext_lazy("Each player must be in exactly one pair, facing an opponent."),
+        code="bad_pairs",
+    )
 
 
 class Entry:
-    """The next hand of a match as the referee is entering it."""
+    """The next hand of a match as the referee is entering it (a :class:`HandEntry`)."""
 
     def __init__(
         self,
@@ -142,49 +118,17 @@ class Entry:
         self.info = info
         self.match_record = match_record
         self.names = names
-        self.kind: str = info["kind"]
-        self.number: int = info["number"]
-        self.pairs: list[list[str]] | None = None
-        self.parts: list[Part] = []
-        if self.kind == "redondo":
-            self.parts = [self._part(0, [])]
+        # The tablet enters hands trick by trick (quick entry) only.
+        self.hand = HandEntry(NextHand.from_dict(info), match_record, plays=False)
+        self.kind: str = str(self.hand.kind)
+        self.number: int = self.hand.number
 
-    # -- building -------------------------------------------------------------------
-    def _record(self, index: int) -> dict[str, Any]:
-        if self.kind == "redondo":
-            return {**self.info["record"], "events": []}
-        score = dict(self.info["score"])
-        if index:
-            previous = self.parts[index - 1].outcome
-            score = dict(previous["score"]) if previous else score
-        first, second = self.pairs[index]  # type: ignore[index]
-        return subhand_record({**self.info, "score": score}, self.match_record, first, second)
-
-    def _part(self, index: int, events: Sequence[Any]) -> Part:
-        """Replay ``events`` on part ``index``; raise the translated error of the first bad
-        one (the events before it are kept in ``self.parts``)."""
-        record = self._record(index)
-        start = hand_from_record(record)
-        part = Part(order=list(record["order"]), events=[], state=start, start=start)
-        if len(self.parts) > index:
-            self.parts[index] = part
-        else:
-            self.parts.append(part)
-        for event in events:
-            self._apply(part, event)
-        return part
-
-    def _apply(self, part: Part, event: Any) -> None:
-        try:
-            action = action_from_event(event, part.state.rules.deck, index=len(part.events))
-            if isinstance(action, Play):
-                # The tablet enters hands trick by trick (quick entry) only.
-                raise damaged()
-            new = apply(part.state, action)
-        except EngineError as error:
-            raise from_engine(error, names=self.names) from None
-        part.state = new
-        part.events.append(action.to_event())
+    def _translated(self, error: EngineError) -> TournamentError:
+        if error.code == "bad_draft":
+            return damaged()
+        if error.code == "pairs_invalid":
+            return bad_pairs()
+        return from_engine(error, names=self.names)
 
     @classmethod
     def load(
@@ -198,181 +142,92 @@ class Entry:
         stops at the last valid step)."""
         entry = cls(info, match_record, names)
         try:
-            entry._load(raw)
+            entry.hand.restore(parse_json(raw) if raw else {})
         except TournamentError as error:
             return entry, error
+        except EngineError as error:
+            return entry, entry._translated(error)
         return entry, None
-
-    def _load(self, raw: str) -> None:
-        data = parse_json(raw) if raw else {}
-        if not isinstance(data, dict):
-            raise damaged()
-        if self.kind == "redondo":
-            if "pica_pica" in data:
-                raise damaged()
-            events = data.get("events", [])
-            if not isinstance(events, list):
-                raise damaged()
-            self._part(0, events)
-            return
-        subhands = data.get("pica_pica")
-        if subhands is None:
-            return  # the pairs are still to be chosen
-        if not isinstance(subhands, list) or not all(isinstance(s, dict) for s in subhands):
-            raise damaged()
-        current = data.get("current", 0)
-        pairs = [s.get("order") for s in subhands]
-        self.set_pairs(pairs)
-        if type(current) is not int or not 0 <= current < len(pairs):
-            raise damaged()
-        for index, sub in enumerate(subhands):
-            events = sub.get("events", [])
-            if not isinstance(events, list) or (index > current and events):
-                raise damaged()
-            if index > current:
-                break
-            if index:
-                if not self.parts[index - 1].done or self.parts[index - 1].chico_over:
-                    raise damaged()
-                self._part(index, events)
-            else:
-                self.parts = []
-                self._part(0, events)
 
     # -- the referee's operations -----------------------------------------------------
     def set_pairs(self, pairs: Sequence[Any]) -> None:
         """Start a pica-pica hand: the pairs in the order they will be entered."""
-        players = sorted(self.match_record["seats"])
-        if (
-            not pairs
-            or not all(isinstance(p, list) and len(p) == 2 for p in pairs)
-            or not all(isinstance(player, str) for pair in pairs for player in pair)
-            or sorted(p for pair in pairs for p in pair) != players
-        ):
-            raise TournamentError(
-                gettext_lazy("Each player must be in exactly one pair, facing an opponent."),
-                code="bad_pairs",
-            )
-        self.pairs = [list(p) for p in pairs]
-        self.parts = []
         try:
-            self._part(0, [])
-        except (EngineError, TournamentError):
-            self.pairs, self.parts = None, []
-            raise TournamentError(
-                gettext_lazy("Each player must be in exactly one pair, facing an opponent."),
-                code="bad_pairs",
-            ) from None
+            self.hand.choose_pairs(pairs)
+        except EngineError:
+            self.hand.pairs, self.hand.parts = None, []
+            raise bad_pairs() from None
 
     def add(self, event: Any) -> None:
         """Apply one more event to the part being entered (raises a translated error)."""
-        if not self.parts:
-            raise damaged()
-        self._apply(self.current, event)
+        try:
+            self.hand.apply(event)
+        except EngineError as error:
+            raise self._translated(error) from None
 
     def undo(self) -> None:
         """Take back the last event (going back to the previous pair if need be)."""
-        if not self.parts:
-            return
-        if not self.current.events and len(self.parts) > 1:
-            self.parts.pop()
-        part = self.current
-        index = len(self.parts) - 1
-        self._part(index, part.events[:-1])
+        self.hand.undo()
 
     def reset(self) -> None:
         """Start the hand again (a pica-pica hand goes back to choosing the pairs)."""
-        if self.kind == "redondo":
-            self.parts = [self._part(0, [])]
-        else:
-            self.pairs, self.parts = None, []
+        self.hand.reset()
 
     def next_pair(self) -> None:
-        if not self.can_move_on:
-            raise damaged()
-        self._part(len(self.parts), [])
+        try:
+            self.hand.next_pair()
+        except EngineError as error:
+            raise self._translated(error) from None
 
     # -- what the page shows ------------------------------------------------------------
     @property
-    def current(self) -> Part:
-        return self.parts[-1]
+    def pairs(self) -> list[list[str]] | None:
+        return None if self.hand.pairs is None else [list(p) for p in self.hand.pairs]
+
+    @property
+    def parts(self) -> list[EntryPart]:
+        return self.hand.parts
+
+    @property
+    def current(self) -> EntryPart:
+        return self.hand.parts[-1]
 
     @property
     def choosing_pairs(self) -> bool:
-        return self.kind == "pica_pica" and self.pairs is None
+        return self.hand.choosing_pairs
 
     @property
     def can_move_on(self) -> bool:
-        return (
-            self.pairs is not None
-            and len(self.parts) < len(self.pairs)
-            and self.current.done
-            and not self.current.chico_over
-        )
+        return self.hand.can_move_on
 
     @property
     def ready(self) -> bool:
         """The hand may be saved: every part decided, or the chico over."""
-        if not self.parts:
-            return False
-        if self.current.chico_over:
-            return True
-        total = 1 if self.pairs is None else len(self.pairs)
-        return len(self.parts) == total and self.current.done
+        return self.hand.finished
 
     @property
     def settlement(self) -> str | None:
         """ "envido" or "flor" when an accepted bet of the current part needs its winner."""
-        if not self.parts or self.current.chico_over:
-            return None
-        return needs_settlement(self.current.state)
+        return self.hand.settlement
 
     def declarers(self, what: str) -> list[str]:
-        """Who may declare points to settle ``what``: every player for the envido, the
-        singers for the flor, in playing order."""
-        state = self.current.state
-        if what == "envido":
-            return list(state.order)
-        return [p for p in state.order if p in state.flores]
+        return self.hand.declarers(what)
 
     def default_pairs(self) -> list[list[str]]:
-        """Pica-pica pairs by default: each player faces the opponent sitting opposite,
-        the one nearer the mano leading."""
-        seats = list(self.match_record["seats"])
-        start = seats.index(self.info["mano"])
-        order = seats[start:] + seats[:start]
-        half = len(order) // 2
-        return [[order[i], order[i + half]] for i in range(half)]
+        """Pica-pica pairs by default: each player faces the opponent sitting opposite."""
+        return [list(p) for p in self.hand.default_pairs()]
 
     def to_json(self) -> str:
-        if self.kind == "redondo":
-            return json.dumps({"events": self.current.events}, separators=(",", ":"))
-        if self.pairs is None:
-            return "{}"
-        subhands = [
-            {"order": pair, "events": self.parts[i].events if i < len(self.parts) else []}
-            for i, pair in enumerate(self.pairs)
-        ]
-        data = {"pica_pica": subhands, "current": len(self.parts) - 1}
-        return json.dumps(data, separators=(",", ":"))
+        return json.dumps(self.hand.to_draft(), separators=(",", ":"))
 
     def to_record(self) -> dict[str, Any]:
         """The hand's entry of the match record, as ``hand_record`` stores it."""
-        if self.kind == "redondo":
-            entry: dict[str, Any] = {"events": list(self.current.events)}
-            gallo = self.info["record"].get("gallo")
-            if gallo is not None:
-                entry["gallo"] = gallo
-            return entry
-        # tournaments.services._check_entry wants an events list on every hand entry; the
-        # match layer ignores it on a pica-pica hand.
-        return {
-            "events": [],
-            "pica_pica": [
-                {"order": pair, "events": self.parts[i].events if i < len(self.parts) else []}
-                for i, pair in enumerate(self.pairs or [])
-            ],
-        }
+        entry = self.hand.to_entry()
+        if "pica_pica" in entry:
+            # tournaments.services._check_entry wants an events list on every hand entry;
+            # the match layer ignores it on a pica-pica hand.
+            entry = {"events": [], **entry}
+        return entry
 
     def buttons(self) -> dict[str, list[Button]]:
         """The legal next actions of the current part, by group, labelled."""
@@ -383,10 +238,10 @@ class Entry:
             "trick": [],
             "call": [],
         }
-        if not self.parts or self.current.chico_over:
+        if not self.parts:
             return groups
         state = self.current.state
-        for action in legal_actions(state):
+        for action in self.hand.legal_actions():
             if isinstance(action, Play | EnvidoPoints | FlorPoints):
                 continue  # cards are not entered; declared points have their own form
             group = _GROUPS[type(action)]

@@ -1,4 +1,4 @@
-"""Actions: one small frozen dataclass per event kind of HAND_RECORD.md.
+"""Actions: one small frozen dataclass per event kind of docs/hand-record.md.
 
 Each action serialises back to its event with ``to_event()`` and :func:`action_from_event`
 parses an event dict (checking its shape and types, not its legality: that is

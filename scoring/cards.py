@@ -1,6 +1,6 @@
 """Cards, decks, the three trick hierarchies, and envido and flor values.
 
-RULES.md "Cards" (seeds ``001``, ``003``, ``004`` for the Spanish orders, ``002`` for the
+docs/rules.md "Cards" (seeds ``001``, ``003``, ``004`` for the Spanish orders, ``002`` for the
 Catalan one) and "Envido" / "Flor" for the values. A card is written rank then suit:
 ``1E``, ``7O``, ``12C``; suits espadas ``E``, bastos ``B``, oros ``O``, copas ``C``.
 
@@ -52,7 +52,7 @@ class Card:
 
 
 _ALL = {f"{rank}{suit}": Card(rank, suit) for rank in range(1, 13) for suit in SUITS}
-# Spanish 40: no 8s and 9s (RULES.md "Cards"); Catalan 48 ("Ducale", seed 002) has them.
+# Spanish 40: no 8s and 9s (docs/rules.md "Cards"); Catalan 48 ("Ducale", seed 002) has them.
 SPANISH_40 = frozenset(c for c in _ALL.values() if c.rank not in (8, 9))
 CATALAN_48 = frozenset(_ALL.values())
 _DECK_NAMES = {SPANISH_40: "Spanish 40", CATALAN_48: "Catalan 48"}
@@ -140,7 +140,7 @@ def strength(card: Card, hierarchy: str = "traditional") -> int:
 
 
 def envido_points(cards: Sequence[Card]) -> int:
-    """Envido value of a hand (RULES.md "Envido"; seeds ``001``, ``003``).
+    """Envido value of a hand (docs/rules.md "Envido"; seeds ``001``, ``003``).
 
     Two cards of one suit: their values + 20; otherwise the highest single value; figures
     count 0; three of one suit: the best two + 20. The maximum is 33.
@@ -166,7 +166,7 @@ def envido_points(cards: Sequence[Card]) -> int:
 
 
 def has_flor(cards: Sequence[Card]) -> bool:
-    """Three cards of one suit (RULES.md "Flor").
+    """Three cards of one suit (docs/rules.md "Flor").
 
     >>> has_flor([parse_card(c) for c in ("5E", "6E", "12E")])
     True
@@ -175,7 +175,7 @@ def has_flor(cards: Sequence[Card]) -> bool:
 
 
 def flor_points(cards: Sequence[Card]) -> int:
-    """Flor value: the three values + 20, figures 0; at most 38 (RULES.md "Flor", ``003``).
+    """Flor value: the three values + 20, figures 0; at most 38 (docs/rules.md "Flor", ``003``).
 
     >>> flor_points([parse_card(c) for c in ("5E", "6E", "7E")])
     38

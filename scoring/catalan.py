@@ -1,6 +1,6 @@
 """Catalan joc: the rule of 11 (*mestre*), both sides at 11, and the *podrides* redeal.
 
-RULES.md "Catalan joc and the rule of 11" (seed ``002``):
+docs/rules.md "Catalan joc and the rule of 11" (seed ``002``):
 
 - A side at 11 while the other is below 11 is mestre: before anything else its cap de
   colla decides to ``play`` or ``pass``; in a hand the mestre plays nobody may announce.

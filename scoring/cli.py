@@ -1,9 +1,10 @@
-"""The command line, exactly as HAND_RECORD.md says (run from the project root)::
+"""The command line, exactly as docs/hand-record.md says (run from the project root)::
 
     python -m scoring hand FILE|-        score one hand record
     python -m scoring match FILE|-       score a match record (scoring.match)
     python -m scoring envido 7E 6E 1O    -> 33
     python -m scoring flor 5E 6E 7E      -> 38
+    python -m scoring --help             usage, exit 0
 
 Any bad input exits 2 and prints only ``{"error": {"code", "message", "event"}}`` on
 stdout (the match command adds ``"hand"``); never a traceback.
@@ -27,6 +28,20 @@ from scoring.errors import EngineError, error
 __all__ = ["main"]
 
 USAGE = "python -m scoring hand|match FILE|-  or  python -m scoring envido|flor CARD CARD CARD"
+HELP = """usage: python -m scoring COMMAND ...
+
+Score truco hands and matches (docs/hand-record.md; rules in docs/rules.md).
+
+commands:
+  hand FILE|-          score one hand record; prints the result object
+  match FILE|-         score a match record; prints hands, games and the winner
+  envido CARD...       the envido value of one to three cards, e.g. envido 7E 6E 1O -> 33
+  flor CARD CARD CARD  the value of a flor, e.g. flor 5E 6E 7E -> 38
+  --help, -h           this text
+
+Exit 0 with the JSON result on stdout; exit 2 with only {"error": {"code", "message",
+"event"}} on stdout for any bad input (match adds "hand"). Error codes: docs/scoring.md.
+"""
 
 
 def main(
@@ -38,6 +53,9 @@ def main(
     """Run one command; returns the exit code (0 ok, 2 bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     out = out or _stdout()
+    if argv[:1] in (["--help"], ["-h"], ["help"]):
+        out.write(HELP)
+        return 0
     try:
         value = _run(argv, stdin)
     except EngineError as exc:
@@ -84,7 +102,6 @@ def _run(argv: list[str], stdin: IO[bytes] | None) -> Any:
         from scoring.record import score_hand
 
         return score_hand(record)
-    # The match layer is written alongside this engine; import it only when asked for.
     from scoring.match import score_match
 
     return score_match(record)
@@ -127,7 +144,14 @@ def _stdout() -> IO[str]:
 
 
 def _emit(out: IO[str], value: Any) -> None:
-    out.write(json.dumps(value, ensure_ascii=False) + "\n")
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A command-line argument that was not UTF-8 (Python keeps its bytes as lone
+        # surrogates) echoed in a message: escape it rather than fail on output.
+        text = json.dumps(value)
+    out.write(text + "\n")
 
 
 class _Capture(io.StringIO):

@@ -1,6 +1,6 @@
 """The envido: when it may be called, the chain and its limits, its values, the falta envido.
 
-RULES.md "Envido (argentine presets)" (seeds ``001`` table, ``003``, ``004``).
+docs/rules.md "Envido (argentine presets)" (seeds ``001`` table, ``003``, ``004``).
 
 - Called in the first trick by a player who has not yet played his card, before the truco
   is accepted; quick entry only checks that no trick has been recorded.
@@ -77,7 +77,7 @@ def accepted_points(chain: Sequence[str]) -> int:
 def falta_envido_points(
     rules: RuleSet, score: Mapping[str, int], winner: str, loser: str, *, pica_pica: bool
 ) -> int:
-    """The falta envido's value under option ``falta_envido`` (RULES.md "Envido").
+    """The falta envido's value under option ``falta_envido`` (docs/rules.md "Envido").
 
     ``score``: the sides' scores when the envido is settled. Malas/buenas are judged on
     the side's own score; with no halves (target 15) "half" means the target.
@@ -147,6 +147,7 @@ def check_answer(state: HandState, by: str, answer: str) -> None:
 
 def do_answer(state: HandState, by: str, answer: str) -> None:
     state.envido_status = "accepted" if answer == "quiero" else "refused"
+    state.envido_at = state.step
 
 
 def card_values(state: HandState) -> dict[str, int]:

@@ -21,6 +21,7 @@ __all__ = [
     "CardError",
     "EngineError",
     "IllegalActionError",
+    "MatchError",
     "RecordError",
     "RuleSetError",
     "error",
@@ -30,7 +31,8 @@ __all__ = [
 class EngineError(ValueError):
     """Anything the engine refuses: bad input or an illegal sequence of actions.
 
-    ``event`` is the 0-based index of the offending event in a record, or ``None``.
+    ``event`` is the 0-based index of the offending event in a record, or ``None``;
+    ``hand`` the 0-based index of the offending hand of a match record, or ``None``.
     """
 
     def __init__(
@@ -40,15 +42,17 @@ class EngineError(ValueError):
         *,
         event: int | None = None,
         params: dict[str, Any] | None = None,
+        hand: int | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.event = event
+        self.hand = hand
         self.params: dict[str, Any] = dict(params or {})
 
     def to_dict(self) -> dict[str, Any]:
-        """The error object of HAND_RECORD.md (without the ``error`` wrapper)."""
+        """The error object of docs/hand-record.md (without the ``error`` wrapper)."""
         return {"code": self.code, "message": self.message, "event": self.event}
 
     def __repr__(self) -> str:
@@ -61,6 +65,10 @@ class RecordError(EngineError):
 
 class RuleSetError(EngineError):
     """An unknown preset, an unknown option or a bad option value."""
+
+
+class MatchError(RecordError):
+    """A match record wrong as a whole, or a hand out of its place in the match."""
 
 
 class CardError(EngineError):
@@ -91,6 +99,10 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     "bad_pica_pica": (RecordError, "A pica-pica hand is not possible here: {detail}."),
     "bad_cards": (RecordError, "The cards of {player} are invalid: {detail}."),
     "bad_event": (RecordError, "Event {number} is not a valid event: {detail}."),
+    "bad_text": (
+        RecordError,
+        "The record holds text that cannot be stored: a NUL byte or a lone surrogate in {where}.",
+    ),
     "unknown_player": (RecordError, "{player} is not a player of this hand."),
     "unknown_side": (RecordError, "{side} is not a side of this hand."),
     "unknown_command": (
@@ -217,14 +229,47 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     ),
     "not_mestre": (IllegalActionError, "The rule of 11 does not apply in this hand."),
     "mestre_decided": (IllegalActionError, "The mestre has already decided."),
+    "penalty_too_big": (
+        IllegalActionError,
+        "A penalty is more than these rules allow: at most {limit} points.",
+    ),
     "void_after_decided": (
         IllegalActionError,
         "A decided hand cannot be voided; record a penalty instead.",
     ),
+    # -- the match layer (errors carry ``hand``)
+    "match_invalid": (MatchError, "{detail}"),
+    "seats_invalid": (
+        MatchError,
+        "'seats' must list every player of the teams exactly once, counter-clockwise.",
+    ),
+    "hand_invalid": (MatchError, "Hand {number} must be a JSON object."),
+    "match_over": (
+        MatchError,
+        "The match was already won by {winner}; hand {number} cannot be added.",
+    ),
+    "gallo_teams": (MatchError, "{detail}"),
+    "gallo_mismatch": (MatchError, "The gallo of this hand is {gallo}, not {named}."),
+    "redondo_expected": (
+        MatchError,
+        "Hand {number} is a redondo hand: everyone plays it together.",
+    ),
+    "pica_pica_expected": (
+        MatchError,
+        "Hand {number} is a pica-pica hand: record each pair's sub-hand.",
+    ),
+    "pica_pica_invalid": (MatchError, "{detail}"),
+    "pairs_invalid": (
+        MatchError,
+        "Each player must be in exactly one pair, facing an opponent.",
+    ),
+    "bad_draft": (MatchError, "The hand being entered is damaged or out of date: {detail}."),
 }
 
 
-def error(code: str, *, event: int | None = None, **params: Any) -> EngineError:
+def error(
+    code: str, *, event: int | None = None, hand: int | None = None, **params: Any
+) -> EngineError:
     """Build the error of ``code`` from the catalogue, its message filled from ``params``."""
     family, template = CATALOGUE[code]
-    return family(code, template.format(**params), event=event, params=params)
+    return family(code, template.format(**params), event=event, params=params, hand=hand)

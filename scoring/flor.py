@@ -1,6 +1,6 @@
 """The flor (``flor: true``): singing it, the answers, contraflor and contraflor al resto.
 
-RULES.md "Flor" (seeds ``003``, ``004``):
+docs/rules.md "Flor" (seeds ``003``, ``004``):
 
 - A player with three cards of one suit sings ``flor`` in the first trick before playing
   his card, one each; a sung flor cancels any envido of the hand, called or not.
@@ -50,7 +50,8 @@ def flor_bet_points(
     each flor sung; ``whole_chico`` (``004``): the winner takes the chico.
     """
     if level == 1:
-        return CONTRAFLOR
+        # Option contraflor_value: 6 (004), or 3 for each flor sung (003: 9 with three).
+        return SUNG * flores if rules.contraflor_value == "per_flor" else CONTRAFLOR
     if pica_pica:
         return 12  # 003: 6 for the resto plus the contraflor's 6
     if rules.contraflor_al_resto == "whole_chico":
@@ -97,6 +98,7 @@ def check_call(state: HandState, by: str, call: str) -> None:
             raise error("flor_answer_not_allowed", call=call, detail="answer the flor bet first")
         _check_open(state, by, singing=False)
         check_answerer(state, by, state.flor_caller)
+        _check_holds_flor(state, by)
         return
     _check_open(state, by, singing=by not in state.flores)
     if state.flor_level:
@@ -105,12 +107,20 @@ def check_call(state: HandState, by: str, call: str) -> None:
         raise error("flor_answer_not_allowed", call=call, detail="the other side sang no flor")
 
 
+def _check_holds_flor(state: HandState, by: str) -> None:
+    cards = state.cards.get(by)
+    if cards is not None and not has_flor(cards):
+        raise error("no_flor", player=by)
+
+
 def do_call(state: HandState, by: str, call: str) -> None:
     if not state.flores:
         state.flor_start = state.step
-    raising = state.flor_pending  # a contraflor al resto over a contraflor: no new flor
-    if by not in state.flores and not raising:
-        state.flores.append(by)  # a contraflor sings the caller's own flor
+    state.flor_at = state.step
+    if by not in state.flores:
+        # A contraflor sings the caller's own flor; a contraflor al resto over a contraflor
+        # accepts it, and accepting sings one's flor too (003, "con flor quiero").
+        state.flores.append(by)
     state.flor_calls.append(call)
     # A sung flor cancels any envido of the hand, called or not (003, 004).
     state.envido_status = "cancelled"
@@ -123,16 +133,24 @@ def do_call(state: HandState, by: str, call: str) -> None:
 def check_answer(state: HandState, by: str, answer: str) -> None:
     if state.flor_pending:
         check_answerer(state, by, state.flor_caller)
+        if answer == "con_flor_me_achico" and state.flor_level == 2:
+            # 003: the answers to a contraflor al resto "son sólo dos".
+            raise error("bad_answer", answer=answer, what="contraflor al resto")
+        _check_holds_flor(state, by)
         return
-    if answer != "con_flor_me_achico":
-        raise error("nothing_to_answer")
-    # Con flor me achico to a sung flor: only a player of the other side holding a flor.
+    # Answers to a sung flor: con flor me achico, or quiero / con flor quiero, which sings
+    # the answerer's own flor (003). Only a player of the other side holding a flor.
     side = state.team[by]
-    _check_open(state, by, singing=False)
-    cards = state.cards.get(by)
-    if cards is not None and not has_flor(cards):
-        raise error("no_flor", player=by)
-    if state.flor_level or not _sang(state, state.other(side)) or _sang(state, side):
+    singing = answer != "con_flor_me_achico"
+    if singing and not state.flores:
+        raise error("nothing_to_answer")
+    _check_open(state, by, singing=singing)
+    _check_holds_flor(state, by)
+    if (
+        state.flor_level
+        or not _sang(state, state.other(side))
+        or (not singing and _sang(state, side))
+    ):
         raise error(
             "flor_answer_not_allowed", call=answer, detail="it answers the other side's flor"
         )
@@ -140,11 +158,16 @@ def check_answer(state: HandState, by: str, answer: str) -> None:
 
 def do_answer(state: HandState, by: str, answer: str) -> None:
     state.flor_calls.append(answer)
+    state.flor_at = state.step
+    sings = answer in ("quiero", "con_flor_quiero")
+    if sings and by not in state.flores:
+        state.flores.append(by)
     if not state.flor_pending:
-        state.flor_outcome = "achico"
+        if not sings:
+            state.flor_outcome = "achico"
         return
     state.flor_pending = False
-    state.flor_outcome = "accepted" if answer in ("quiero", "con_flor_quiero") else "refused"
+    state.flor_outcome = "accepted" if sings else "refused"
 
 
 def contested(state: HandState) -> bool:

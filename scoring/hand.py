@@ -1,6 +1,6 @@
 """The hand as a state machine: ``legal_actions(state)``, ``apply(state, action)``, ``result``.
 
-Legality is a query separate from applying (STYLE.md, after python-chess): the tablet shows
+Legality is a query separate from applying (after python-chess): the tablet shows
 exactly :func:`legal_actions`; :func:`apply` returns a new state or raises an
 :class:`~scoring.errors.EngineError` with a stable code, never changing the state it was
 given. The rules themselves live in one module per family (``tricks``, ``truco``,
@@ -44,14 +44,16 @@ from scoring.actions import (
 )
 from scoring.cards import Card, flor_points
 from scoring.errors import EngineError, error
+from scoring.results import HandResult
 from scoring.rules import RuleSet
 from scoring.state import DETAILED, QUICK, HandState
-from scoring.tricks import PARDA, REDEAL, hand_result, trick_result
+from scoring.tricks import PARDA, REDEAL, trick_result
+from scoring.tricks import hand_result as tricks_outcome
 
 __all__ = [
     "HandState",
     "apply",
-    "check",
+    "hand_result",
     "is_finished",
     "legal_actions",
     "needs_settlement",
@@ -99,16 +101,20 @@ def new_hand(
 
 
 # -- legality -----------------------------------------------------------------------------
-def check(state: HandState, action: Action) -> None:
-    """Raise the :class:`EngineError` that :func:`apply` would raise for ``action``."""
-    _route(state, action)
-
-
 def _route(state: HandState, action: Action) -> Callable[[HandState, Action], None]:
     """Check ``action`` against ``state`` and return the function that performs it."""
     kind = type(action)
     if kind is Penalty:
         _check_side(state, action.to)
+        points = action.points
+        if type(points) is not int or points < 1:
+            raise error(
+                "bad_event",
+                number=state.step + 1,
+                detail="the penalty points must be a whole number of at least 1",
+            )
+        if points > state.rules.max_penalty:
+            raise error("penalty_too_big", limit=state.rules.max_penalty)
         return _do_penalty
     if kind is Void:
         if state.decided is not None:
@@ -171,6 +177,8 @@ def _answer_module(state: HandState, answer: str) -> Any:
         return envido
     if state.truco_pending:
         return truco
+    if state.flores and state.flor_outcome is None:
+        return flor  # quiero to a sung flor: the answerer sings his own (003)
     raise error("nothing_to_answer")
 
 
@@ -321,6 +329,10 @@ def _do_void(state: HandState, a: Void) -> None:
 
 
 def _do_settlement(state: HandState, a: Action) -> None:
+    if isinstance(a, EnvidoWinner | EnvidoPoints):
+        state.envido_at = state.step
+    else:
+        state.flor_at = state.step
     if isinstance(a, EnvidoWinner):
         state.envido_winner = a.side
     elif isinstance(a, FlorWinner):
@@ -378,7 +390,7 @@ def _do_trick(state: HandState, a: Trick) -> None:
 
 def _add_trick(state: HandState, winner: str) -> None:
     state.tricks.append(winner)
-    outcome = hand_result(
+    outcome = tricks_outcome(
         state.tricks, mano_side=state.mano_side, redeal_on_three_pardas=state.rules.is_catalan
     )
     if outcome == REDEAL:
@@ -401,6 +413,11 @@ def needs_settlement(state: HandState) -> str | None:
     if flor.needs_settlement(state):
         return "flor"
     return None
+
+
+def hand_result(state: HandState) -> HandResult:
+    """:func:`result` as a typed, frozen :class:`~scoring.results.HandResult`."""
+    return HandResult.from_dict(result(state))
 
 
 def is_finished(state: HandState) -> bool:
@@ -477,26 +494,58 @@ def _playable(state: HandState, player: str) -> list[Card]:
 
 # -- the result ---------------------------------------------------------------------------
 def result(state: HandState) -> dict[str, Any]:
-    """The output object of HAND_RECORD.md: ``points``, ``score``, ``items``, ``status``,
+    """The output object of docs/hand-record.md: ``points``, ``score``, ``items``, ``status``,
     ``winner``.
 
     Items count in the order they happened, envido and flor before the truco; once a side
-    reaches the target the rest of the hand is left out (RULES.md "Envido", ``001``).
+    reaches the target the rest of the hand is left out (docs/rules.md "Envido", ``001``).
     Raises ``settlement_missing`` when an accepted bet that counts has no known winner.
     """
-    entries: list[tuple[int, int, Callable[[dict[str, int]], dict[str, Any] | None]]] = []
-    if state.decided not in ("void", "redeal"):
-        if state.envido_status in ("accepted", "refused"):
-            entries.append((state.envido_start, 0, lambda score: _envido_item(state, score)))
-        if state.flores:
-            entries.append((state.flor_start, 0, lambda score: _flor_item(state, score)))
-        if state.decided is not None:
-            entries.append((state.decided_at, 1, lambda score: _hand_item(state)))
-    for index, side, points, reason in state.penalties:
-        item = {"kind": "penalty", "side": side, "points": points, "reason": reason}
-        entries.append((index, 0, lambda score, item=item: item))
-    entries.sort(key=lambda e: (e[0], e[1]))
+    # Every scoring line at the event that settled it: penalties when awarded, the envido
+    # and the flor when answered or settled, the hand's own item last of all (envido and
+    # flor are scored before the truco). A side reaching the target ends the count there.
+    bets: list[tuple[int, int, Callable[[dict[str, int]], dict[str, Any] | None]]] = []
+    if state.envido_status in ("accepted", "refused"):
+        bets.append((state.envido_at, 0, lambda score: _envido_item(state, score)))
+    if state.flores and not state.flor_pending:
+        bets.append((state.flor_at, 2, lambda score: _flor_item(state, score)))
+    penalties = [(p[0], 0, _penalty_item(*p[1:])) for p in state.penalties]
+    if state.decided in (VOID, REDEAL):
+        # A void annuls the hand's bets, unless one settled before it ended the chico:
+        # the points that ended it stand (rules "Envido").
+        early = [b for b in bets if b[0] < state.decided_at and b[1] in _settled_bets(state)]
+        if early:
+            outcome = _tally(state, early + penalties)
+            if outcome["winner"] is not None:
+                return outcome
+        return _tally(state, penalties)
+    entries = bets + penalties
+    if state.decided is not None:
+        last = max([state.decided_at, *(b[0] for b in bets)])
+        entries.append((last, 3, lambda score: _hand_item(state)))
+    return _tally(state, entries)
 
+
+def _settled_bets(state: HandState) -> tuple[int, ...]:
+    """Which bets have a known winner: 0 the envido, 2 the flor (their sort tags)."""
+    settled = []
+    if state.envido_status == "refused" or state.envido_winner or _all_cards_known(state):
+        settled.append(0)
+    if not flor.needs_settlement(state):
+        settled.append(2)
+    return tuple(settled)
+
+
+def _penalty_item(side: str, points: int, reason: str) -> Callable[[dict[str, int]], dict]:
+    item = {"kind": "penalty", "side": side, "points": points, "reason": reason}
+    return lambda score: item
+
+
+def _tally(
+    state: HandState,
+    entries: list[tuple[int, int, Callable[[dict[str, int]], dict[str, Any] | None]]],
+) -> dict[str, Any]:
+    entries.sort(key=lambda e: (e[0], e[1]))
     target = state.rules.target
     score = dict(state.score)
     points = dict.fromkeys(state.sides, 0)

@@ -1,7 +1,7 @@
 """The match: a sequence of hands scored into chicos (or catalan jocs) and a partida.
 
-RULES.md "Scoring a game", "Six and eight players", "Three players, gallo" and
-HAND_RECORD.md "Scoring a match". Each hand is scored by :func:`scoring.record.score_hand`
+docs/rules.md "Scoring a game", "Six and eight players", "Three players, gallo" and
+docs/hand-record.md "Scoring a match". Each hand is scored by :func:`scoring.record.score_hand`
 with the running score of its chico; this module only decides what the hand record is
 (whose turn to be mano, which kind of hand, who is the gallo), carries the score from hand
 to hand, closes chicos and decides the match.
@@ -33,25 +33,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.errors import EngineError
-from scoring.record import score_hand
+from scoring.enums import HandKind, HandStatus
+from scoring.errors import EngineError, error
+from scoring.record import check_text, score_hand
+from scoring.results import Game, HandResult, MatchHand, MatchResult, NextHand
 from scoring.rules import RuleSet
 
-__all__ = ["next_hand", "score_match", "subhand_record"]
+__all__ = ["next_hand", "score_match", "score_match_result", "subhand_record"]
 
 # Side-valued fields of hand events; in a gallo por turno hand they may name either pair
-# member's side (HAND_RECORD.md), so they are rewritten to the pair's side before scoring.
+# member's side (docs/hand-record.md), so they are rewritten to the pair's side before scoring.
 _SIDE_FIELDS = ("trick", "envido_winner", "flor_winner")
+_PAIR_DETAIL = "Each pica-pica sub-hand names two opponents in 'order', its mano first."
 
 
-class _MatchInputError(EngineError):
-    """A match record that is malformed as a whole (not one hand's events)."""
-
-
-def _fail(code: str, message: str, *, hand: int | None = None, **params: Any) -> EngineError:
-    error = _MatchInputError(code, message.format(**params), event=None, params=params)
-    error.hand = hand
-    return error
+def _fail(code: str, *, hand: int | None = None, **params: Any) -> EngineError:
+    return error(code, hand=hand, **params)
 
 
 def _with_hand(error: EngineError, hand: int) -> EngineError:
@@ -60,8 +57,32 @@ def _with_hand(error: EngineError, hand: int) -> EngineError:
     return error
 
 
+def score_match_result(record: Mapping[str, Any]) -> MatchResult:
+    """Score a whole match record into a typed :class:`~scoring.results.MatchResult`.
+
+    Each hand carries its number, game, kind, playing order (mano first), the score before
+    it, its points, the score after it and its status; ``next`` is the next hand's
+    context, or None once the match is decided.
+
+    >>> result = score_match_result({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...     "seats": ["ana", "beto"], "hands": [{"events": [{"trick": "A"}, {"trick": "A"}]}]})
+    >>> hand = result.hands[0]
+    >>> hand.order, hand.score_before, hand.score, hand.status
+    (('ana', 'beto'), {'A': 0, 'B': 0}, {'A': 1, 'B': 0}, <HandStatus.COMPLETE: 'complete'>)
+    >>> result.next.number, result.next.mano, result.next.score
+    (2, 'beto', {'A': 1, 'B': 0})
+    """
+    table = _replay(record)
+    return MatchResult(
+        hands=tuple(table.hands),
+        games=tuple(table.games),
+        winner=table.winner,
+        next=table.next_hand(),
+    )
+
+
 def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Score a whole match record (HAND_RECORD.md, ``python -m scoring match``).
+    """Score a whole match record (docs/hand-record.md, ``python -m scoring match``).
 
     Returns ``{"hands": [{"points", "score", "status"}, ...], "games": [{"winner",
     "score"}, ...], "winner": side or None}``; raises :class:`EngineError` with ``hand``
@@ -73,8 +94,7 @@ def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
     >>> score_match(rec)["hands"][0]["score"]
     {'A': 1, 'B': 0}
     """
-    table = _replay(record)
-    return {"hands": table.hand_results, "games": table.games, "winner": table.winner}
+    return score_match_result(record).to_dict()
 
 
 def next_hand(record: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -94,21 +114,8 @@ def next_hand(record: Mapping[str, Any]) -> dict[str, Any] | None:
     >>> info["number"], info["mano"], info["score"], info["record"]["order"]
     (2, 'beto', {'A': 1, 'B': 0}, ['beto', 'ana'])
     """
-    table = _replay(record)
-    if table.winner is not None:
-        return None
-    order = table.order()
-    kind = table.expected_kind()
-    return {
-        "number": len(table.hand_results) + 1,
-        "game": len(table.games) + 1,
-        "kind": kind,
-        "mano": order[0],
-        "score": dict(table.score),
-        "record": table.hand_record({"events": []}, **table.redondo_fields(order))
-        if kind == "redondo"
-        else None,
-    }
+    upcoming = _replay(record).next_hand()
+    return None if upcoming is None else upcoming.to_dict()
 
 
 def subhand_record(
@@ -122,10 +129,7 @@ def subhand_record(
     teams = _teams(record.get("teams"))
     side_of = {p: side for side, members in teams.items() for p in members}
     if first not in side_of or second not in side_of or side_of[first] == side_of[second]:
-        raise _fail(
-            "pica_pica_invalid",
-            "Each pica-pica sub-hand names two opponents in 'order', its mano first.",
-        )
+        raise _fail("pica_pica_invalid", detail=_PAIR_DETAIL)
     return {
         "rules": record.get("rules"),
         "teams": {side_of[first]: [first], side_of[second]: [second]},
@@ -139,29 +143,22 @@ def subhand_record(
 def _replay(record: Mapping[str, Any]) -> _Table:
     """Play every hand of a match record, returning the table as it stands after them."""
     if not isinstance(record, Mapping):
-        raise _fail("match_invalid", "The match record must be a JSON object.")
+        raise _fail("match_invalid", detail="The match record must be a JSON object.")
+    check_text(record)
     rules_spec = record.get("rules")
     rules = RuleSet.from_spec(rules_spec)
     teams = _teams(record.get("teams"))
     seats = _seats(record.get("seats"), teams)
     hands = record.get("hands")
     if not isinstance(hands, list):
-        raise _fail("match_invalid", "'hands' must be a list of hand records.")
+        raise _fail("match_invalid", detail="'hands' must be a list of hand records.")
 
     table = _Table(rules, rules_spec, teams, seats, record.get("captains"))
     for index, hand in enumerate(hands):
         if table.winner is not None:
-            raise _fail(
-                "match_over",
-                "The match was already won by {winner}; hand {number} cannot be added.",
-                hand=index,
-                winner=table.winner,
-                number=index + 1,
-            )
+            raise _fail("match_over", hand=index, winner=table.winner, number=index + 1)
         if not isinstance(hand, Mapping):
-            raise _fail(
-                "hand_invalid", "Hand {number} must be a JSON object.", hand=index, number=index + 1
-            )
+            raise _fail("hand_invalid", hand=index, number=index + 1)
         try:
             table.play(hand, index)
         except EngineError as error:
@@ -171,7 +168,9 @@ def _replay(record: Mapping[str, Any]) -> _Table:
 
 def _teams(value: Any) -> dict[str, list[str]]:
     if not isinstance(value, Mapping) or len(value) < 2:
-        raise _fail("match_invalid", "'teams' must map each side to the list of its players.")
+        raise _fail(
+            "match_invalid", detail="'teams' must map each side to the list of its players."
+        )
     teams: dict[str, list[str]] = {}
     for side, players in value.items():
         if (
@@ -179,7 +178,7 @@ def _teams(value: Any) -> dict[str, list[str]]:
             or not players
             or not all(isinstance(p, str) and p for p in players)
         ):
-            raise _fail("match_invalid", "Side {side} must have a list of player names.", side=side)
+            raise _fail("match_invalid", detail=f"Side {side} must have a list of player names.")
         teams[str(side)] = list(players)
     return teams
 
@@ -187,10 +186,7 @@ def _teams(value: Any) -> dict[str, list[str]]:
 def _seats(value: Any, teams: Mapping[str, list[str]]) -> list[str]:
     players = [p for members in teams.values() for p in members]
     if not isinstance(value, list) or sorted(map(str, value)) != sorted(players):
-        raise _fail(
-            "seats_invalid",
-            "'seats' must list every player of the teams exactly once, counter-clockwise.",
-        )
+        raise _fail("seats_invalid")
     return list(value)
 
 
@@ -219,24 +215,26 @@ class _Table:
         self.wins = dict.fromkeys(teams, 0)
         self.hands_in_chico = 0
         self.last_kind = ""
-        self.hand_results: list[dict[str, Any]] = []
-        self.games: list[dict[str, Any]] = []
+        self.hands: list[MatchHand] = []
+        self._parts: list[HandResult] = []  # the hand being played: its scored sub-hands
+        self._pairs: tuple[tuple[str, str], ...] = ()
+        self.games: list[Game] = []
         self.winner: str | None = None
 
     def _check_shape(self) -> None:
         if len(self.seats) != 3:
             return
-        # RULES.md "Three players": por turno gives each player his own score, fijo has the
+        # docs/rules.md "Three players": por turno gives each player his own score, fijo has the
         # pair share one; a record must say which by the shape of its teams.
         if self.rules.gallo == "por_turno" and len(self.teams) != 3:
             raise _fail(
                 "gallo_teams",
-                "With gallo por turno each of the three players is a side of his own.",
+                detail="With gallo por turno each of the three players is a side of his own.",
             )
         if self.rules.gallo == "fijo" and sorted(map(len, self.teams.values())) != [1, 2]:
             raise _fail(
                 "gallo_teams",
-                "With gallo fijo the teams are the gallo alone and the pair together.",
+                detail="With gallo fijo the teams are the gallo alone and the pair together.",
             )
 
     # -- one hand -------------------------------------------------------------------
@@ -248,32 +246,60 @@ class _Table:
         order = self.order()
         before = dict(self.score)
         kind = self.expected_kind()
+        self._parts, self._pairs = [], ()
+        gallo = self.redondo_fields(order).get("gallo") if kind == "redondo" else None
         if "pica_pica" in hand and hand["pica_pica"] is not None:
             if kind != "pica_pica":
-                raise _fail(
-                    "redondo_expected",
-                    "Hand {number} is a redondo hand: everyone plays it together.",
-                    hand=index,
-                    number=index + 1,
-                )
+                raise _fail("redondo_expected", hand=index, number=index + 1)
             points, status = self._play_pica_pica(hand["pica_pica"], index)
         else:
             if kind == "pica_pica":
-                raise _fail(
-                    "pica_pica_expected",
-                    "Hand {number} is a pica-pica hand: record each pair's sub-hand.",
-                    hand=index,
-                    number=index + 1,
-                )
+                raise _fail("pica_pica_expected", hand=index, number=index + 1)
             points, status = self._play_redondo(hand, order)
 
         if status not in ("void", "redeal"):
             self.mano = (self.mano + 1) % len(self.seats)
             self.last_kind = kind
             self.hands_in_chico += 1
-        self.hand_results.append({"points": points, "score": dict(self.score), "status": status})
+        self.hands.append(
+            MatchHand(
+                number=index + 1,
+                game=len(self.games) + 1,
+                kind=HandKind(kind),
+                order=tuple(order),
+                score_before=before,
+                points=points,
+                score=dict(self.score),
+                status=HandStatus(status),
+                gallo=gallo,
+                pairs=self._pairs,
+                parts=tuple(self._parts),
+            )
+        )
         if status == "game_over":
             self._close_chico(order, before)
+
+    def next_hand(self) -> NextHand | None:
+        """The context of the hand to play next, or None once the match is decided."""
+        if self.winner is not None:
+            return None
+        order = self.order()
+        kind = self.expected_kind()
+        record = None
+        gallo = None
+        if kind == "redondo":
+            fields = self.redondo_fields(order)
+            gallo = fields.get("gallo")
+            record = self.hand_record({"events": []}, **fields)
+        return NextHand(
+            number=len(self.hands) + 1,
+            game=len(self.games) + 1,
+            kind=HandKind(kind),
+            order=tuple(order),
+            score=dict(self.score),
+            record=record,
+            gallo=gallo,
+        )
 
     def expected_kind(self) -> str:
         if (
@@ -303,7 +329,7 @@ class _Table:
         if not self.gallo_por_turno:
             gallo = next(p for members in self.teams.values() if len(members) == 1 for p in members)
             return {"teams": self.teams, "order": order, "score": dict(self.score), "gallo": gallo}
-        # Por turno: the dealer, the player before the mano, is the gallo (RULES.md "Three
+        # Por turno: the dealer, the player before the mano, is the gallo (docs/rules.md "Three
         # players"); the pair plays as one side named after its first member, on its leading
         # member's score, so a falta envido or the end of the chico is judged on the player
         # nearer the target.
@@ -326,6 +352,7 @@ class _Table:
             self._check_gallo(hand, fields["gallo"])
         if not self.gallo_por_turno:
             result = score_hand(self.hand_record(hand, **fields))
+            self._parts.append(HandResult.from_dict(result))
             self.score = dict(result["score"])
             return dict(result["points"]), result["status"]
 
@@ -338,6 +365,7 @@ class _Table:
         if isinstance(events, list):
             events = [_merge_side(e, pair_sides[1], pair_side) for e in events]
         result = score_hand(self.hand_record({**hand, "events": events}, **fields))
+        self._parts.append(HandResult.from_dict(result))
         won = result["points"]
         points = dict.fromkeys(self.teams, 0)
         points[gallo_side] = won[gallo_side]
@@ -350,16 +378,13 @@ class _Table:
     def _check_gallo(self, hand: Mapping[str, Any], gallo: str) -> None:
         named = hand.get("gallo")
         if named is not None and named != gallo:
-            raise _fail(
-                "gallo_mismatch",
-                "The gallo of this hand is {gallo}, not {named}.",
-                gallo=gallo,
-                named=named,
-            )
+            raise _fail("gallo_mismatch", gallo=gallo, named=named)
 
     def _play_pica_pica(self, subhands: Any, index: int) -> tuple[dict, str]:
         if not isinstance(subhands, list) or not subhands:
-            raise _fail("pica_pica_invalid", "A pica-pica hand is a list of sub-hands.", hand=index)
+            raise _fail(
+                "pica_pica_invalid", hand=index, detail="A pica-pica hand is a list of sub-hands."
+            )
         seen: list[str] = []
         for sub in subhands:
             pair = sub.get("order") if isinstance(sub, Mapping) else None
@@ -369,21 +394,18 @@ class _Table:
                 or any(p not in self.side_of for p in pair)
                 or self.side_of[pair[0]] == self.side_of[pair[1]]
             ):
-                raise _fail(
-                    "pica_pica_invalid",
-                    "Each pica-pica sub-hand names two opponents in 'order', its mano first.",
-                    hand=index,
-                )
+                raise _fail("pica_pica_invalid", hand=index, detail=_PAIR_DETAIL)
             seen.extend(pair)
         if sorted(seen) != sorted(self.seats):
             raise _fail(
                 "pica_pica_invalid",
-                "In a pica-pica hand every player plays exactly one sub-hand.",
                 hand=index,
+                detail="In a pica-pica hand every player plays exactly one sub-hand.",
             )
 
         points = dict.fromkeys(self.teams, 0)
         statuses = []
+        self._pairs = tuple((sub["order"][0], sub["order"][1]) for sub in subhands)
         for sub in subhands:
             first, second = sub["order"]
             teams = {self.side_of[first]: [first], self.side_of[second]: [second]}
@@ -396,13 +418,14 @@ class _Table:
                     pica_pica=True,
                 )
             )
+            self._parts.append(HandResult.from_dict(result))
             for side, won in result["points"].items():
                 points[side] += won
             self.score = dict(result["score"])
             statuses.append(result["status"])
             if result["status"] == "game_over":
                 # The chico is over: the other pairs' sub-hands are played out at the
-                # table but no longer counted (RULES.md "Scoring a game").
+                # table but no longer counted (docs/rules.md "Scoring a game").
                 return points, "game_over"
         if all(s == "void" for s in statuses):
             return points, "void"
@@ -414,11 +437,11 @@ class _Table:
         reached = [side for side in self.teams if self.score[side] >= target]
         if len(reached) > 1:
             # Gallo por turno, the pair reaching the target together: the one who was ahead
-            # before the hand, then the one first in the hand's order (RULES.md).
+            # before the hand, then the one first in the hand's order (docs/rules.md).
             position = {self.side_of[p]: i for i, p in enumerate(order)}
             reached.sort(key=lambda s: (-before[s], position[s]))
         winner = reached[0]
-        self.games.append({"winner": winner, "score": dict(self.score)})
+        self.games.append(Game(winner, dict(self.score)))
         self.wins[winner] += 1
         if self.wins[winner] >= self.need:
             self.winner = winner

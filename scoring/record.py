@@ -1,4 +1,4 @@
-"""Hand records (HAND_RECORD.md, format v1): validate one, play it, score it.
+"""Hand records (docs/hand-record.md, format v1): validate one, play it, score it.
 
 :func:`score_hand` is the whole ``python -m scoring hand`` command minus the I/O.
 
@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,13 +19,14 @@ from scoring.actions import action_from_event
 from scoring.cards import Card, parse_card
 from scoring.errors import EngineError, error
 from scoring.hand import is_finished, needs_settlement, new_hand, result, step
+from scoring.results import HandResult
 from scoring.rules import RuleSet
 from scoring.state import HandState
 from scoring.tricks import PARDA
 
-__all__ = ["hand_from_record", "score_hand"]
+__all__ = ["check_text", "hand_from_record", "score_hand", "score_hand_result"]
 
-# RULES.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
+# docs/rules.md "Presets and options": argentine family 2, 3 (gallo), 4, 6, 8 players.
 _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
 
 
@@ -37,6 +40,7 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
     """
     if type(record) is not dict and not isinstance(record, Mapping):
         raise error("bad_record")
+    check_text(record)
     for name in ("rules", "teams", "order", "score", "events"):
         if name not in record:
             raise error("missing_field", field=name)
@@ -75,8 +79,19 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
     )
 
 
+def score_hand_result(record: Mapping[str, Any]) -> HandResult:
+    """:func:`score_hand` as a typed, frozen :class:`~scoring.results.HandResult`.
+
+    >>> score_hand_result({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...     "order": ["ana", "beto"], "score": {"A": 0, "B": 29},
+    ...     "events": [{"by": "ana", "mazo": True}]}).winner
+    'B'
+    """
+    return HandResult.from_dict(score_hand(record))
+
+
 def score_hand(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate ``record``, play its events and return the HAND_RECORD.md output object.
+    """Validate ``record``, play its events and return the docs/hand-record.md output object.
 
     Raises :class:`~scoring.errors.EngineError`, with ``event`` the 0-based index of the
     offending event (None when no single event is at fault).
@@ -109,6 +124,60 @@ def score_hand(record: Mapping[str, Any]) -> dict[str, Any]:
     if missing is not None:
         raise error("settlement_missing", what=missing)
     raise error("hand_incomplete")
+
+
+# -- hostile input ------------------------------------------------------------------------
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+_MAX_DEPTH = 32
+
+
+def check_text(record: Mapping[str, Any]) -> None:
+    """Refuse a record holding a string no database or UTF-8 output can carry: a NUL byte
+    or a lone surrogate (``"\\ud800"`` in JSON), anywhere, keys included.
+
+    >>> try:
+    ...     check_text({"teams": {"A": ["ana\\x00"]}})
+    ... except EngineError as exc:
+    ...     print(exc.code, exc.params)
+    bad_text {'where': "'teams'"}
+    """
+    try:
+        # Fast path (the hot one): the C encoder escapes a NUL as \\u0000 and leaves a lone
+        # surrogate for the UTF-8 encoder to refuse; only a suspect record is walked.
+        text = json.dumps(record, ensure_ascii=False, check_circular=False)
+        if "\\u0000" not in text:
+            text.encode("utf-8")
+            return
+    except (TypeError, ValueError, RecursionError):
+        pass  # UnicodeEncodeError is a ValueError; not JSON-able values: walk them
+    for key, value in record.items():
+        if key == "events" and isinstance(value, list):
+            for index, event in enumerate(value):
+                if not _clean(event, 0):
+                    raise error("bad_text", event=index, where=f"event {index + 1}")
+        elif not (_clean(key, 0) and _clean(value, 0)):
+            raise error("bad_text", where=_show_key(key))
+
+
+def _show_key(key: Any) -> str:
+    return f"'{key}'" if isinstance(key, str) and _clean(key, 0) else "a field name"
+
+
+def _clean(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is str:
+        return _BAD_TEXT.search(value) is None
+    if kind is dict:
+        if depth > _MAX_DEPTH:
+            return False
+        return all(_clean(k, depth + 1) and _clean(v, depth + 1) for k, v in value.items())
+    if kind is list or kind is tuple:
+        if depth > _MAX_DEPTH:
+            return False
+        return all(_clean(v, depth + 1) for v in value)
+    if isinstance(value, Mapping):
+        return _clean(dict(value), depth)
+    return True
 
 
 # -- the parts of a record ----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Rule sets: the presets of RULES.md "Presets and options" and every option they carry.
+"""Rule sets: the presets of docs/rules.md "Presets and options" and every option they carry.
 
 Variants differ by the data held here (deck, hierarchy, truco ladder and refusal values,
 envido on or off, who answers), not by copied code. ``rules`` in a record is a preset name
@@ -26,13 +26,21 @@ from typing import Any
 from scoring.cards import CATALAN_48, SPANISH_40, Card
 from scoring.errors import error
 
-__all__ = ["ARGENTINE_LADDER", "CATALAN_LADDER", "PRESETS", "Ladder", "RuleSet"]
+__all__ = [
+    "ARGENTINE_LADDER",
+    "CATALAN_LADDER",
+    "FAMILY_VALUES",
+    "OPTION_KEYS",
+    "PRESETS",
+    "Ladder",
+    "RuleSet",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Ladder:
     """The truco (or truc) ladder: call names, the value of each accepted step, and what a
-    refusal of each step gives the caller (RULES.md "Truco")."""
+    refusal of each step gives the caller (docs/rules.md "Truco")."""
 
     calls: tuple[str, ...]
     values: tuple[int, ...]
@@ -50,24 +58,13 @@ class Ladder:
 
 # 001 and 004: truco 2, retruco 3, vale cuatro 4; a refusal gives the step before.
 ARGENTINE_LADDER = Ladder(("truco", "retruco", "vale_cuatro"), (2, 3, 4), (1, 2, 3))
-# 002: truc then tres; refusing truc gives 1, tres 2, so truc=2 and tres=3 (RULES.md).
+# 002: truc then tres; refusing truc gives 1, tres 2, so truc=2 and tres=3 (docs/rules.md).
 CATALAN_LADDER = Ladder(("truc", "tres"), (2, 3), (1, 2))
 
-_ARGENTINE_ONLY = (
-    "flor",
-    "hierarchy",
-    "envido_max_calls",
-    "falta_envido",
-    "mazo_envido_point",
-    "contraflor_al_resto",
-    "pica_pica",
-    "pica_pica_until",
-    "gallo",
-)
-_CATALAN_ONLY = ("mestre_penalty",)
-
-# Allowed values of every option (RULES.md "Presets and options").
-_ALLOWED: dict[str, tuple[Any, ...]] = {
+# Allowed values of every option per family (rules "Presets and options" in docs/rules.md).
+# An option missing from a family's table does not apply to it; an option whose catalan
+# tuple holds one value may be given at that value only (``"flor": false``).
+_ARGENTINE: dict[str, tuple[Any, ...]] = {
     "target": (15, 30),
     "best_of": (1, 3),
     "flor": (True, False),
@@ -76,12 +73,34 @@ _ALLOWED: dict[str, tuple[Any, ...]] = {
     "falta_envido": ("leader_to_target", "rival_to_half", "leader_to_half", "whole_chico"),
     "mazo_envido_point": (True, False),
     "contraflor_al_resto": ("resto_plus_flores", "whole_chico"),
+    "contraflor_value": (6, "per_flor"),
     "pica_pica": (True, False),
     "pica_pica_until": (25, 15),
     "gallo": ("por_turno", "fijo"),
-    "mestre_penalty": ("to_opponent", "from_mestre"),
+    "penalty_max": (),  # 1 to the target: checked against the target itself
 }
-_CATALAN_TARGETS = (12,)
+_CATALAN: dict[str, tuple[Any, ...]] = {
+    "target": (12,),
+    "best_of": (1, 3),
+    "flor": (False,),
+    "mazo_envido_point": (False,),
+    "pica_pica": (False,),
+    "mestre_penalty": ("to_opponent", "from_mestre"),
+    "penalty_max": (),
+}
+# Catalan plays without these; given at their one neutral value they are accepted, any
+# other value is an option that does not apply (rather than a value out of a list).
+_NEUTRAL_ONLY = frozenset(("flor", "mazo_envido_point", "pica_pica"))
+FAMILY_VALUES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "argentine": _ARGENTINE,
+    "catalan": _CATALAN,
+}
+# Every option key, in the order of the rules' table.
+OPTION_KEYS: tuple[str, ...] = (
+    *(k for k in _ARGENTINE if k != "penalty_max"),
+    "mestre_penalty",
+    "penalty_max",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +117,12 @@ class RuleSet:
     falta_envido: str = "leader_to_target"
     mazo_envido_point: bool = True
     contraflor_al_resto: str = "resto_plus_flores"
+    contraflor_value: int | str = 6  # 6, or "per_flor": 3 for each flor sung (003)
     pica_pica: bool = True
     pica_pica_until: int = 25
     gallo: str = "por_turno"
     mestre_penalty: str = "to_opponent"
+    penalty_max: int | None = None  # None: the target
     ladder: Ladder = field(default=ARGENTINE_LADDER)
 
     # -- derived data ---------------------------------------------------------------
@@ -120,13 +141,29 @@ class RuleSet:
 
     @property
     def has_halves(self) -> bool:
-        """Target 30 has malas and buenas; 15 and catalan 12 have none (RULES.md)."""
+        """Target 30 has malas and buenas; 15 and catalan 12 have none (docs/rules.md)."""
         return self.target == 30
 
     @property
     def half(self) -> int:
         """15 when the target has halves, else the target itself ("half means the target")."""
         return self.target // 2 if self.has_halves else self.target
+
+    @property
+    def max_penalty(self) -> int:
+        """The most one penalty may award: option ``penalty_max``, by default the target."""
+        return self.target if self.penalty_max is None else self.penalty_max
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option that applies to this rule set's family, with its value.
+
+        >>> RuleSet.from_spec("catalan").options["penalty_max"]
+        12
+        """
+        values = {k: getattr(self, k) for k in FAMILY_VALUES[self.family]}
+        values["penalty_max"] = self.max_penalty
+        return values
 
     @property
     def captain_answers(self) -> bool:
@@ -203,34 +240,47 @@ def _build(spec: Mapping[str, Any]) -> RuleSet:
     if "preset" not in spec:
         raise error("missing_preset")
     base = _preset(spec["preset"])
+    family = FAMILY_VALUES[base.family]
     changes: dict[str, Any] = {}
     for option, value in spec.items():
         if option == "preset":
             continue
-        if option not in _ALLOWED:
+        if option not in OPTION_KEYS:
             raise error("unknown_option", option=option)
-        if base.is_catalan and option in _ARGENTINE_ONLY:
+        if option not in family:
             raise error("option_not_applicable", option=option, preset=base.preset)
-        if not base.is_catalan and option in _CATALAN_ONLY:
-            raise error("option_not_applicable", option=option, preset=base.preset)
-        allowed = _CATALAN_TARGETS if option == "target" and base.is_catalan else _ALLOWED[option]
+        if option == "penalty_max":
+            continue  # its range depends on the target, checked below
+        allowed = family[option]
         # bool is an int in Python: True must not pass for 1, nor 1 for True.
         if not any(type(value) is type(a) and value == a for a in allowed):
-            raise error(
-                "bad_option_value",
-                option=option,
-                value=json.dumps(value) if _jsonable(value) else repr(value),
-                allowed=", ".join(
-                    json.dumps(a) if isinstance(a, bool) else str(a) for a in allowed
-                ),
-            )
+            if base.is_catalan and option in _NEUTRAL_ONLY:
+                raise error("option_not_applicable", option=option, preset=base.preset)
+            raise _bad_value(option, value, ", ".join(_show(a) for a in allowed))
         changes[option] = value
+    if "penalty_max" in spec:
+        value, target = spec["penalty_max"], changes.get("target", base.target)
+        if type(value) is not int or not 1 <= value <= target:
+            raise _bad_value("penalty_max", value, f"1 to {target}")
+        changes["penalty_max"] = value
     return replace(base, **changes) if changes else base
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
+def _bad_value(option: str, value: Any, allowed: str) -> Exception:
+    if _jsonable(value):
+        shown = json.dumps(value, ensure_ascii=True)
+    else:
+        shown = f"a {type(value).__name__} value"
+    return error("bad_option_value", option=option, value=shown, allowed=allowed)
 
 
 def _jsonable(value: Any) -> bool:
     try:
         json.dumps(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError):  # ValueError: an int too long to print
         return False
     return True

@@ -36,7 +36,7 @@ from scoring.state import HandState
 
 __all__ = ["PLAYER_COUNTS", "random_hand", "random_record"]
 
-# Player counts the engine plays (RULES.md "Presets and options").
+# Player counts the engine plays (docs/rules.md "Presets and options").
 PLAYER_COUNTS = {"argentine": (2, 3, 4, 6, 8), "catalan": (2, 4, 6)}
 MAX_EVENTS = 80
 

@@ -56,6 +56,7 @@ class HandState:
     envido_callers: list[str] = field(default_factory=list)
     envido_status: str | None = None  # pending, accepted, refused, cancelled
     envido_start: int = 0
+    envido_at: int = 0  # event that settled the envido so far (answer, fold, settlement)
     envido_declared: dict[str, int] = field(default_factory=dict)
     envido_winner: str | None = None
 
@@ -67,6 +68,7 @@ class HandState:
     flor_caller: str | None = None  # side of the last flor bet
     flor_outcome: str | None = None  # achico, accepted, refused
     flor_start: int = 0
+    flor_at: int = 0  # event that settled the flor so far (call, answer, fold, settlement)
     flor_declared: dict[str, int] = field(default_factory=dict)
     flor_winner: str | None = None
 

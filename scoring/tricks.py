@@ -1,6 +1,6 @@
 """Tricks (bazas, donades): who takes a trick, who leads next, who takes the hand.
 
-RULES.md "Tricks" (seeds ``000``, ``001``, ``003``, ``004``; ``002`` for the catalan
+docs/rules.md "Tricks" (seeds ``000``, ``001``, ``003``, ``004``; ``002`` for the catalan
 *podrides*).
 
 >>> hand_result(["A", "parda"], mano_side="B", redeal_on_three_pardas=False)
@@ -27,7 +27,7 @@ def trick_result(
     """``(winner side or "parda", player who leads the next trick or None to keep the lead)``.
 
     The highest card wins; tied between the two sides it is a parda; tied within one side,
-    that side wins and the first of them to have played it leads (RULES.md "Tricks").
+    that side wins and the first of them to have played it leads (docs/rules.md "Tricks").
 
     >>> from scoring.cards import parse_card as c
     >>> team = {"ana": "A", "beto": "B", "alba": "A", "bruno": "B"}

@@ -1,6 +1,6 @@
 """The truco ladder (argentine truco, retruco, vale cuatro; catalan truc, tres) and the mazo.
 
-RULES.md "Truco (argentine) and truc/tres (catalan)". The ladder itself (names, values,
+docs/rules.md "Truco (argentine) and truc/tres (catalan)". The ladder itself (names, values,
 refusal values) is rule-set data (:class:`scoring.rules.Ladder`); this module holds who may
 call, raise and answer, and what a refusal or a fold scores.
 
@@ -97,7 +97,7 @@ def do_answer(state: HandState, by: str, answer: str) -> None:
         state.truco_level = step
         state.truco_owner = state.team[by]
     else:
-        # Refusing a step gives the caller the value of the step before (RULES.md).
+        # Refusing a step gives the caller the value of the step before (docs/rules.md).
         decide(state, "refused", state.truco_caller, state.rules.ladder.refused[step - 1])
 
 
@@ -111,7 +111,7 @@ def decide(state: HandState, how: str, winner: str | None, points: int) -> None:
 
 def check_mazo(state: HandState, by: str) -> None:
     side = state.team[by]
-    # A side may not fold while its own call awaits an answer (RULES.md "Going to the mazo").
+    # A side may not fold while its own call awaits an answer (docs/rules.md "Going to the mazo").
     own = (
         (state.truco_pending and state.truco_caller == side)
         or (state.envido_status == "pending" and state.envido_callers[-1] == side)
@@ -146,9 +146,11 @@ def do_mazo(state: HandState, by: str) -> bool:
     # The other side's unanswered calls count as refused by the folding side.
     if state.envido_status == "pending":
         state.envido_status = "refused"
+        state.envido_at = state.step
     if state.flor_pending:
         state.flor_pending = False
         state.flor_outcome = "refused"
+        state.flor_at = state.step
     state.truco_pending = 0
     decide(state, "mazo", other, state.rules.ladder.value(state.truco_level) + extra)
     return True

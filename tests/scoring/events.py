@@ -1,4 +1,4 @@
-"""Builders of hand-record events (HAND_RECORD.md), shared by the engine tests."""
+"""Builders of hand-record events (docs/hand-record.md), shared by the engine tests."""
 
 from __future__ import annotations
 

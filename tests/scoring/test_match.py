@@ -1,6 +1,6 @@
 """The match layer: mano rotation, chicos and partidas, jocs, pica-pica and gallo.
 
-Each case names the RULES.md section (or seed) it pins.
+Each case names the docs/rules.md section (or seed) it pins.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def tricks(side: str) -> dict:
 
 
 def pardas() -> dict:
-    """Three pardas: argentine, the mano's side wins (RULES.md "Tricks")."""
+    """Three pardas: argentine, the mano's side wins (docs/rules.md "Tricks")."""
     return {"events": [{"trick": "parda"}] * 3}
 
 
@@ -49,7 +49,7 @@ def duel(hands: list[dict], **rules) -> dict:
     }
 
 
-# -- mano rotation (RULES.md "Scoring a game"; seeds 000, 003) -----------------------------
+# -- mano rotation (docs/rules.md "Scoring a game"; seeds 000, 003) -----------------------------
 
 
 def test_mano_moves_one_seat_each_hand_so_pardas_alternate():
@@ -77,7 +77,7 @@ def test_mano_rotation_continues_across_chicos():
     assert result["hands"][1]["score"] == {"A": 0, "B": 1}
 
 
-# -- chicos and partidas (RULES.md "Scoring a game") --------------------------------------
+# -- chicos and partidas (docs/rules.md "Scoring a game") --------------------------------------
 
 
 def test_partida_best_of_three_goes_to_a_third_chico_at_one_all():
@@ -134,7 +134,7 @@ def test_seats_must_list_every_player_once():
     assert caught.value.code == "seats_invalid"
 
 
-# -- catalan jocs (RULES.md "Catalan joc and the rule of 11"; seed 002) --------------------
+# -- catalan jocs (docs/rules.md "Catalan joc and the rule of 11"; seed 002) --------------------
 
 CATALAN = {
     "rules": "catalan",
@@ -170,7 +170,7 @@ def test_catalan_mestre_playing_makes_the_hand_worth_three():
     assert result["hands"][-1]["points"] == {"A": 0, "B": 3}
 
 
-# -- six players and pica-pica (RULES.md "Six and eight players"; seed 003) -----------------
+# -- six players and pica-pica (docs/rules.md "Six and eight players"; seed 003) -----------------
 
 SIX = {
     "rules": "argentine",
@@ -263,7 +263,7 @@ def test_without_pica_pica_six_players_always_play_redondo():
     assert result["hands"][-1]["score"] == {"A": 2, "B": 0}
 
 
-# -- three players, gallo (RULES.md "Three players, gallo"; seed 003) ----------------------
+# -- three players, gallo (docs/rules.md "Three players, gallo"; seed 003) ----------------------
 
 POR_TURNO = {
     "rules": "argentine",
@@ -330,7 +330,7 @@ def test_gallo_fijo_needs_the_pair_as_one_side():
     assert caught.value.code == "gallo_teams"
 
 
-# -- the command line (HAND_RECORD.md "Scoring a match") -----------------------------------
+# -- the command line (docs/hand-record.md "Scoring a match") -----------------------------------
 
 
 def run_cli(record: object) -> subprocess.CompletedProcess[str]:

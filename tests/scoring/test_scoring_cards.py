@@ -1,4 +1,4 @@
-"""Cards, hierarchies, envido and flor values (RULES.md "Cards", "Envido", "Flor")."""
+"""Cards, hierarchies, envido and flor values (docs/rules.md "Cards", "Envido", "Flor")."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ def cards(text: str):
     return [parse_card(c) for c in text.split()]
 
 
-# RULES.md "Cards", seeds 001 and 003: strongest first, "=" joins equal cards.
+# docs/rules.md "Cards", seeds 001 and 003: strongest first, "=" joins equal cards.
 TRADITIONAL = "1E 1B 7E 7O 3E=3B=3O=3C 2E=2B=2O=2C 1O=1C 12E=12B=12O=12C 11E=11B=11O=11C "
 TRADITIONAL += "10E=10B=10O=10C 7C=7B 6E=6B=6O=6C 5E=5B=5O=5C 4E=4B=4O=4C"
-# Seed 002 (and the 11s between 12 and 10, RULES.md): 10O, then by rank, suit irrelevant.
+# Seed 002 (and the 11s between 12 and 10, docs/rules.md): 10O, then by rank, suit irrelevant.
 CATALAN = "10O 3E=3B=3O=3C 2E=2B=2O=2C 1E=1B=1O=1C 12E=12B=12O=12C 11E=11B=11O=11C "
 CATALAN += "10E=10B=10C 9E=9B=9O=9C 8E=8B=8O=8C 7E=7B=7O=7C 6E=6B=6O=6C 5E=5B=5O=5C 4E=4B=4O=4C"
 
@@ -68,7 +68,7 @@ def test_cards_that_do_not_exist(text):
 @pytest.mark.parametrize(
     ("hand", "value", "source"),
     [
-        ("7E 6E 1O", 33, "HAND_RECORD.md envido example; 001 max 33"),
+        ("7E 6E 1O", 33, "docs/hand-record.md envido example; 001 max 33"),
         ("3E 1E 7C", 24, "001: 7 de copas loses to 3 and 1 of espadas"),
         ("10B 11B 4O", 20, "001: two figures of one suit are 20"),
         ("12C 11O 10B", 0, "003: three figures of different suits"),
@@ -87,7 +87,7 @@ def test_envido_values(hand, value, source):
     [("5E 6E 7E", 38), ("10C 11C 12C", 20), ("1B 2B 3B", 26), ("7O 12O 4O", 31)],
 )
 def test_flor_values(hand, value):
-    # RULES.md "Flor", 003: the three values + 20, figures 0, max 38, min 20.
+    # docs/rules.md "Flor", 003: the three values + 20, figures 0, max 38, min 20.
     assert flor_points(cards(hand)) == value
 
 

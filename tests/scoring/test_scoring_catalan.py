@@ -1,4 +1,4 @@
-"""Catalan truc: the rule of 11, 11-11, podrides (RULES.md "Catalan joc"; seed 002)."""
+"""Catalan truc: the rule of 11, 11-11, podrides (docs/rules.md "Catalan joc"; seed 002)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``python -m scoring``: the commands and the error contract (HAND_RECORD.md)."""
+"""``python -m scoring``: the commands and the error contract (docs/hand-record.md)."""
 
 from __future__ import annotations
 
@@ -143,3 +143,25 @@ def test_match_errors_name_the_hand():
     assert (status, out["error"]["code"], out["error"]["hand"]) == (2, "unknown_preset", None)
     status, out = run_json(["match", "-"], b"{")
     assert (status, out["error"]["code"], out["error"]["hand"]) == (2, "bad_json", None)
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_prints_the_usage_and_exits_0(flag):
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", flag], cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    text = proc.stdout.decode()
+    assert text.startswith("usage: python -m scoring")
+    assert all(command in text for command in ("hand FILE", "match FILE", "envido", "flor"))
+
+
+@pytest.mark.parametrize("argv", [["envido", b"\xff"], ["hand", b"/nonexistent/\xff.json"]])
+def test_arguments_that_are_not_utf8_get_the_error_object(argv):
+    # Python hands undecodable argument bytes over as lone surrogates; the error message
+    # echoes them and must still be printed as JSON, never a traceback.
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", *argv], cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert proc.returncode == 2 and proc.stderr == b""
+    assert set(json.loads(proc.stdout)) == {"error"}

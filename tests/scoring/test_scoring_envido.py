@@ -1,4 +1,4 @@
-"""The envido: chain, limits, values, falta envido, settlement (RULES.md "Envido")."""
+"""The envido: chain, limits, values, falta envido, settlement (docs/rules.md "Envido")."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_the_truco_waits_for_the_envido(illegal):
     assert (err.code, err.event) == ("not_answering_side", 2)
 
 
-# -- falta envido (RULES.md "Falta envido value") ------------------------------------------
+# -- falta envido (docs/rules.md "Falta envido value") ------------------------------------------
 @pytest.mark.parametrize(
     ("mode", "target", "score", "winner", "value"),
     [

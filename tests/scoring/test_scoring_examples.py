@@ -51,7 +51,7 @@ def test_the_examples_are_there_or_the_suite_says_so():
 
 
 def test_the_hand_record_md_example():
-    # The input and output shown in HAND_RECORD.md itself.
+    # The input and output shown in docs/hand-record.md itself.
     record = {
         "rules": "argentine",
         "teams": {"A": ["ana", "beto"], "B": ["carla", "dani"]},

@@ -1,4 +1,4 @@
-"""The flor, its answers and bets (RULES.md "Flor"; seeds 003, 004)."""
+"""The flor, its answers and bets (docs/rules.md "Flor"; seeds 003, 004)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def flor_item(result):
     return item["side"], item["points"]
 
 
-# The table of RULES.md "Flor", row by row. Ana (A) is mano; score 0-0 unless given.
+# The table of docs/rules.md "Flor", row by row. Ana (A) is mano; score 0-0 unless given.
 @pytest.mark.parametrize(
     ("events", "kwargs", "expected", "row"),
     [
@@ -256,15 +256,22 @@ def test_the_flor_cards_and_declared_value_must_agree(illegal):
     assert (err.code, err.params["actual"]) == ("value_contradicts_cards", 38)
 
 
-def test_raising_over_a_contraflor_sings_no_new_flor(hand):
-    # alba (no flor) raises for her side over beto's contraflor: two flores, not three.
+def test_a_raise_without_flor_is_refused(illegal):
+    # 003: only a player holding a flor bets on it; alba's known cards are no flor.
+    events = [call("ana", "flor"), call("beto", "contraflor"), call("alba", "contraflor_al_resto")]
+    exc = illegal(events, players=4, cards={"alba": ["4C", "5O", "6B"]}, **FLOR)
+    assert (exc.code, exc.event) == ("no_flor", 2)
+
+
+def test_raising_over_a_contraflor_by_its_singer_sings_no_new_flor(hand):
+    # ana already sang: her contraflor al resto adds no flor; bruno's quiero sings his (003).
     events = [
         call("ana", "flor"),
         call("beto", "contraflor"),
-        call("alba", "contraflor_al_resto"),
+        call("ana", "contraflor_al_resto"),
         answer("bruno", "quiero"),
         {"flor_winner": "A"},
         *tricks("B", "B"),
     ]
-    result = hand(events, players=4, score=(10, 20), cards={"alba": ["4C", "5O", "6B"]}, **FLOR)
-    assert flor_item(result) == ("A", 30 - 20 + 3 * 2)
+    result = hand(events, players=4, score=(10, 20), **FLOR)
+    assert flor_item(result) == ("A", 30 - 20 + 3 * 3)

@@ -1,4 +1,4 @@
-"""Hypothesis properties over random legal hands (STYLE.md "Tests").
+"""Hypothesis properties over random legal hands.
 
 Random walks over ``legal_actions`` across every preset, player count and both entry
 modes: they always reach a decided hand, replaying the record they produced gives the same

@@ -1,4 +1,4 @@
-"""Hand records: validation, penalties, void hands, the end of a hand (HAND_RECORD.md)."""
+"""Hand records: validation, penalties, void hands, the end of a hand (docs/hand-record.md)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_invalid_events_point_at_the_event(record, event, code):
     assert (info.value.code, info.value.event) == (code, 1)
 
 
-# -- penalties and void hands (RULES.md "Scoring a game") ----------------------------------
+# -- penalties and void hands (docs/rules.md "Scoring a game") ----------------------------------
 def test_penalties_count_in_points_and_items(hand):
     result = hand([penalty("B", 4), *tricks("A", "A")])
     assert result["points"] == {"A": 1, "B": 4}
@@ -164,7 +164,7 @@ def test_points_are_not_capped_but_the_score_is(hand):
     assert (result["status"], result["winner"]) == ("game_over", "A")
 
 
-# -- players (RULES.md "Presets and options", "Three players", "Six and eight players") ----
+# -- players (docs/rules.md "Presets and options", "Three players", "Six and eight players") ----
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_player_counts(hand, players):
     result = hand(

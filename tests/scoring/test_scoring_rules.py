@@ -1,4 +1,4 @@
-"""Rule sets: presets and options (RULES.md "Presets and options")."""
+"""Rule sets: presets and options (docs/rules.md "Presets and options")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from scoring.cards import CATALAN_48, SPANISH_40
 from scoring.errors import EngineError, RuleSetError
 from scoring.rules import ARGENTINE_LADDER, CATALAN_LADDER, RuleSet
 
-# The preset table of RULES.md, column by column.
+# The preset table of docs/rules.md, column by column.
 PRESET_TABLE = {
     "argentine": dict(
         target=30,

@@ -1,4 +1,4 @@
-"""Tricks, pardas and who leads; turn order in detailed entry (RULES.md "Tricks")."""
+"""Tricks, pardas and who leads; turn order in detailed entry (docs/rules.md "Tricks")."""
 
 from __future__ import annotations
 

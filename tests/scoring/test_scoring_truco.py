@@ -1,4 +1,4 @@
-"""The truco ladder, who calls, raises and answers, and the mazo (RULES.md "Truco")."""
+"""The truco ladder, who calls, raises and answers, and the mazo (docs/rules.md "Truco")."""
 
 from __future__ import annotations
 
