@@ -23,10 +23,8 @@ from django.contrib.auth.models import Group as UserGroup
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.actions import Mazo, Trick
-from scoring.hand import apply, is_finished, legal_actions
-from scoring.record import hand_from_record, score_hand
-from scoring.rules import RuleSet
+import scoring
+from scoring import Mazo, RuleSet, Trick, apply, is_finished, legal_actions, start_hand
 from tournaments.championships import services as championship_services
 from tournaments.models import REFEREES_GROUP, Championship, Match
 from tournaments.results import records
@@ -199,7 +197,7 @@ def play_hand(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
     order = record["order"]
     cards = {p: [str(c) for c in deck[3 * i : 3 * i + 3]] for i, p in enumerate(order)}
     hand = {**record, "cards": cards, "events": []}
-    state = hand_from_record(hand)
+    state = start_hand(hand)
     for _ in range(120):
         if is_finished(state):
             break
@@ -216,34 +214,21 @@ def play_hand(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
 def play_match_hands(rng: random.Random, match: Match, winner: str | None = None) -> list[dict]:
     """Every hand of a whole match, played at random until a side wins it.
 
-    With ``winner`` ("A" or "B"), the walk is replayed until that side wins, so the demo
+    The engine says what each next hand is (its mano, order and score: the match's
+    ``MatchResult.next``); the demo only deals and picks among the legal actions. With
+    ``winner`` ("A" or "B"), the walk is replayed until that side wins, so the demo
     favourites mostly go through (the organiser's seeds mean something).
     """
     base = records.match_record(match, [])
-    seats = base["seats"]
+    entries: list[dict] = []
     for _ in range(50):
-        entries: list[dict] = []
-        results: list[dict] = []
-        games: dict[str, int] = dict.fromkeys(records.SIDES, 0)
-        need = match.best_of // 2 + 1
-        while max(games.values()) < need and len(entries) < MAX_HANDS:
-            context = records.hand_context(seats, results)[-1]
-            single = {
-                "rules": base["rules"],
-                "teams": base["teams"],
-                "order": context["order"],
-                "score": context["score"],
-            }
-            if "captains" in base:
-                single["captains"] = base["captains"]
-            entry = play_hand(rng, single)
-            result = score_hand({**single, **entry})
-            entries.append(entry)
-            results.append(result)
-            if result["status"] == "game_over":
-                games[result["winner"]] += 1
-        won = max(games, key=games.get)
-        if winner is None or won == winner:
+        entries = []
+        scored = scoring.score_match_result(base)
+        while scored.next is not None and len(entries) < MAX_HANDS:
+            # The demo's tables are redondo only (pairs, and Catalan squads of three).
+            entries.append(play_hand(rng, dict(scored.next.record or {})))
+            scored = scoring.score_match_result({**base, "hands": entries})
+        if winner is None or scored.winner == winner:
             return entries
     return entries
 

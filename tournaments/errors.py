@@ -48,6 +48,12 @@ class TournamentError(ValidationError):
 # Engine code -> message template (the engine's own English, with %-style parameters).
 ENGINE_MESSAGES: dict[str, Any] = {
     "bad_json": _("The input is not valid JSON: %(detail)s."),
+    "bad_text": _(
+        "The record holds text that cannot be stored: a NUL byte or a lone surrogate in %(where)s."
+    ),
+    "bad_draft": _("The hand being entered is damaged or out of date: %(detail)s."),
+    "penalty_too_big": _("A penalty is more than these rules allow: at most %(limit)s points."),
+    "pairs_invalid": _("Each player must be in exactly one pair, facing an opponent."),
     "bad_encoding": _("The input is not valid UTF-8 text."),
     "bad_record": _("The hand record must be a JSON object."),
     "missing_field": _("The record has no '%(field)s' field."),

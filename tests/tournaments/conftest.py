@@ -6,17 +6,23 @@ import pytest
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
 from tournaments.models import Championship, Match, Team
+from tournaments.results import records
+from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 
 
 def chico_hand(match: Match, winner: str) -> dict:
     """A real hand that ends a chico at once: the mano sings falta envido (worth the whole
     chico in the factory's rules), it is accepted and the referee gives it to ``winner``."""
-    match.refresh_from_db()
-    seats = match.seats
-    mano = seats[match.hands.exclude(status__in=["void", "redeal"]).count() % len(seats)]
-    side_a = {m.player.record_key for m in match.team_a.memberships.all()}
-    other = next(p for p in seats if (p in side_a) != (mano in side_a))
+    match = result_selectors.match_detail(pk=match.pk)
+    hands = [h.record for h in match.hands.order_by("number")]
+    # The engine says who is mano of the next hand; the test does not work it out.
+    # (A match already decided has no next hand: any seat will do, the hand is refused.)
+    upcoming = records.score(match, hands).next
+    order = list(upcoming.order) if upcoming is not None else list(match.seats)
+    mano = order[0]
+    side_a = set(records.team_keys(match.team_a))
+    other = next(p for p in order if (p in side_a) != (mano in side_a))
     return {
         "events": [
             {"by": mano, "call": "falta_envido"},

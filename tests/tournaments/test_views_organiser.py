@@ -9,10 +9,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
+import scoring
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
 from tournaments.models import Championship, Match, Team
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
+from tournaments.web.forms import ChampionshipCreateForm, ChampionshipRulesForm
 
 PASSWORD = "truco-y-retruco-2026"
 
@@ -236,7 +238,7 @@ def test_the_form_starts_from_the_presets_defaults(client, organiser):
     form = trucardo.context["form"]
     assert '<option value="trucardo" selected>' in trucardo.content.decode()
     assert form["falta_envido"].value() == "rival_to_half"
-    assert form["envido_max_calls"].value() == 3
+    assert form["envido_max_calls"].value() == "3"
     catalan = client.get(reverse("organiser:championship_create"), {"preset": "catalan"})
     fields = catalan.context["form"].fields
     assert "mestre_penalty" in fields and "flor" not in fields
@@ -245,19 +247,56 @@ def test_the_form_starts_from_the_presets_defaults(client, organiser):
 @pytest.mark.parametrize(
     ("language", "message"),
     [
-        ("en", "Rule option 'target' cannot be 30: allowed 12."),
-        ("es", "La opción 'target' no puede valer 30: se admite 12."),
+        ("en", "Select a valid choice. 12 is not one of the available choices."),
+        ("es", "Escoja una opción válida. 12 no es una de las opciones disponibles."),
     ],
 )
-def test_a_bad_option_is_a_clear_error_and_creates_nothing(client, organiser, language, message):
+def test_a_value_the_engine_refuses_is_not_offered_and_a_forged_one_is_refused(
+    client, organiser, language, message
+):
     client.force_login(organiser)
-    data = {**create_form(client, "catalan"), **BASE, "name": "Truc malament", "target": "30"}
+    page = client.get(reverse("organiser:championship_create"), {"preset": "argentine"})
+    assert [value for value, _label in page.context["form"].fields["target"].choices] == [
+        "15",
+        "30",
+    ]
+    data = {**create_form(client, "argentine"), **BASE, "name": "Truco doce", "target": "12"}
     response = client.post(
         reverse("organiser:championship_create"), data, HTTP_ACCEPT_LANGUAGE=language
     )
     assert response.status_code == 200
     assert response.context["form"].errors["target"] == [message]
-    assert not Championship.objects.filter(name="Truc malament").exists()
+    assert not Championship.objects.filter(name="Truco doce").exists()
+
+
+@pytest.mark.parametrize("preset", ["argentine", "argentine_flor", "trucardo", "catalan"])
+@pytest.mark.parametrize("team_size", [None, 1, 2, 3, 4])
+def test_rule_fields_offer_exactly_the_engines_options(preset, team_size):
+    """The form's options and values are the engine's (scoring.options_for), for the table
+    sizes a championship can have: no gallo (three players never sit at a championship
+    table), pica-pica only with six or eight players."""
+    form = ChampionshipCreateForm(preset=preset)
+    if team_size is not None:
+        form = ChampionshipRulesForm(
+            championship=ChampionshipFactory.build(rules={"preset": preset}, team_size=team_size)
+        )
+    players = (2, 4, 6, 8) if team_size is None else (2 * team_size,)
+    expected = {
+        c.key: c.values
+        for c in scoring.options_for(preset)
+        if not c.players or set(c.players) & set(players)
+    }
+    assert form.rule_field_names() == list(expected)
+    assert "gallo" not in expected
+    assert ("pica_pica" in expected) == (preset != "catalan" and max(players) >= 6)
+    for key, values in expected.items():
+        field = form.fields[key]
+        if hasattr(field, "choices"):
+            offered = [value for value, _label in field.choices]
+            assert offered == [str(v).lower() if isinstance(v, bool) else str(v) for v in values]
+            assert [field.coerce(v) for v in offered] == list(values)
+        else:
+            assert (field.min_value, field.max_value) == (min(values), max(values))
 
 
 def test_a_bad_tiebreak_chain_is_refused(client, organiser):

@@ -76,11 +76,6 @@ def is_referee(user: Any) -> bool:
     return bool(user.is_staff or user.groups.filter(name=REFEREES_GROUP).exists())
 
 
-def can_manage(user: Any, championship: Championship) -> bool:
-    """Whether ``user`` may manage ``championship`` (the rule :func:`_managed_by` applies)."""
-    return user.is_authenticated and _managed_by(user).filter(pk=championship.pk).exists()
-
-
 def _managed_by(user: Any) -> QuerySet[Championship]:
     """The championships ``user`` may manage: staff all, anyone else those he organises."""
     if user.is_staff:

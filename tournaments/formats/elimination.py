@@ -145,15 +145,6 @@ class Bracket:
         self._decide(match, winner, outcome, changed)
         return changed
 
-    def replay(self, reports: Iterable[tuple[str, TeamId, Outcome | str]]) -> None:
-        """Report stored results again, in the order they were decided.
-
-        The Django side keeps the positions and the reported results; building the
-        bracket from the positions and replaying the results gives back the same state.
-        """
-        for match_id, winner, outcome in reports:
-            self.report(match_id, winner, outcome=outcome)
-
     def _decide(
         self, match: BracketMatch, winner: TeamId | None, outcome: Outcome | None, changed: list
     ) -> None:

@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.match import score_match
+from scoring import MatchResult, score_match_result
 from tournaments.championships.selectors import rules_spec
 from tournaments.models import Match, Team
 
-SIDES = ("A", "B")
 HAND_KEYS = ("cards", "events", "gallo", "pica_pica")
 
 
@@ -86,31 +85,14 @@ def hand_entry(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: record[key] for key in HAND_KEYS if key in record}
 
 
-def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Score the match record; raises ``scoring.errors.EngineError``."""
-    return score_match(match_record(match, hands))
+def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> MatchResult:
+    """Score the match record with the engine; raises ``scoring.EngineError``.
 
-
-def hand_context(seats: Sequence[str], results: Sequence[Mapping[str, Any]]) -> list[dict]:
-    """Each hand's ``order`` (mano first) and the game score before it, plus one more
-    entry: the context of the next hand.
-
-    The mano moves one seat per hand, across games too; a void hand or a redeal keeps it
-    (docs/hand-record.md, "Scoring a match"), so a hand can be exported as a standalone record.
+    The engine's :class:`~scoring.MatchResult` carries, for each hand, its order (mano
+    first), the score before it, its points, the score after and its status: the Django
+    side stores those and never derives them itself.
     """
-    mano = 0
-    before = dict.fromkeys(SIDES, 0)
-    context = []
-    for result in results:
-        context.append({"order": list(seats[mano:]) + list(seats[:mano]), "score": dict(before)})
-        if result["status"] not in ("void", "redeal"):
-            mano = (mano + 1) % len(seats)
-        if result["status"] == "game_over":
-            before = dict.fromkeys(SIDES, 0)
-        else:
-            before = {side: result["score"].get(side, 0) for side in SIDES}
-    context.append({"order": list(seats[mano:]) + list(seats[:mano]), "score": dict(before)})
-    return context
+    return score_match_result(match_record(match, hands))
 
 
 def standalone_record(match: Match, hand: Any) -> dict[str, Any]:

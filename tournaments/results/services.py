@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring import HandStatus, MatchResult
 from scoring.errors import EngineError
 from scoring.rules import RuleSet
 from tournaments import tasks
@@ -125,7 +126,7 @@ def _check_entry(record: Any) -> dict[str, Any]:
     return records.hand_entry(record)
 
 
-def _score_or_fail(match: Match, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def _score_or_fail(match: Match, entries: list[dict[str, Any]]) -> MatchResult:
     try:
         return records.score(match, entries)
     except EngineError as error:
@@ -162,7 +163,7 @@ def hand_record(
         match=match,
         number=len(hands) + 1,
         record=entry,
-        status=result["hands"][-1]["status"],
+        status=str(result.hands[-1].status),
         recorded_by=recorded_by,
     )
     _derive(match, [*hands, hand], result)
@@ -238,25 +239,22 @@ def hand_delete_last(*, match: Match) -> None:
     _derive(match, hands, result)
 
 
-def _derive(match: Match, hands: list[Hand], result: Mapping[str, Any]) -> None:
-    """Store what the engine derived: hands' points, games, the match's score and winner."""
+def _derive(match: Match, hands: list[Hand], result: MatchResult) -> None:
+    """Store what the engine derived: hands' context and points, games, the match's result."""
     team_of = {"A": match.team_a_id, "B": match.team_b_id}
     match.games.all().delete()
-    games: list[Game] = []
-    for number, game in enumerate(result["games"], start=1):
-        games.append(
-            Game(
-                match=match,
-                number=number,
-                score_a=game["score"].get("A", 0),
-                score_b=game["score"].get("B", 0),
-                winner_id=team_of[game["winner"]],
-            )
+    games: list[Game] = [
+        Game(
+            match=match,
+            number=number,
+            score_a=game.score.get("A", 0),
+            score_b=game.score.get("B", 0),
+            winner_id=team_of[game.winner],
         )
-    hand_results = result["hands"]
-    running = hand_results and hand_results[-1]["status"] != "game_over"
-    if running:
-        last = hand_results[-1]["score"]
+        for number, game in enumerate(result.games, start=1)
+    ]
+    if result.hands and result.hands[-1].status != HandStatus.GAME_OVER:
+        last = result.hands[-1].score
         games.append(
             Game(
                 match=match,
@@ -267,19 +265,16 @@ def _derive(match: Match, hands: list[Hand], result: Mapping[str, Any]) -> None:
         )
     games = Game.objects.bulk_create(games)
 
-    context = records.hand_context(match.seats, hand_results)
-    game_index = 0
-    for hand, outcome, ctx in zip(hands, hand_results, context[:-1], strict=True):
-        hand.game = games[game_index] if games else None
-        hand.order = ctx["order"]
-        hand.score_before_a, hand.score_before_b = ctx["score"]["A"], ctx["score"]["B"]
-        hand.points_a = outcome["points"].get("A", 0)
-        hand.points_b = outcome["points"].get("B", 0)
-        hand.score_a = outcome["score"].get("A", 0)
-        hand.score_b = outcome["score"].get("B", 0)
-        hand.status = outcome["status"]
-        if outcome["status"] == "game_over":
-            game_index += 1
+    for hand, scored in zip(hands, result.hands, strict=True):
+        hand.game = games[scored.game - 1] if games else None
+        hand.order = list(scored.order)
+        hand.score_before_a = scored.score_before.get("A", 0)
+        hand.score_before_b = scored.score_before.get("B", 0)
+        hand.points_a = scored.points.get("A", 0)
+        hand.points_b = scored.points.get("B", 0)
+        hand.score_a = scored.score.get("A", 0)
+        hand.score_b = scored.score.get("B", 0)
+        hand.status = str(scored.status)
     Hand.objects.bulk_update(
         hands,
         [
@@ -297,11 +292,11 @@ def _derive(match: Match, hands: list[Hand], result: Mapping[str, Any]) -> None:
 
     was_decided = match.status in _DECIDED
     old_winner = match.winner_id
-    match.chicos_a = sum(1 for g in result["games"] if g["winner"] == "A")
-    match.chicos_b = sum(1 for g in result["games"] if g["winner"] == "B")
+    match.chicos_a = sum(1 for g in result.games if g.winner == "A")
+    match.chicos_b = sum(1 for g in result.games if g.winner == "B")
     match.tantos_a = sum(g.score_a for g in games)
     match.tantos_b = sum(g.score_b for g in games)
-    winner = result["winner"]
+    winner = result.winner
     match.winner_id = team_of[winner] if winner else None
     if winner:
         match.status = Match.Status.FINISHED

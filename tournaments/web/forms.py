@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import PRESETS, RuleSet
+import scoring
+from scoring import PRESETS, RuleSet
 from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Championship, Match, Team
 from tournaments.stages import registry
@@ -27,97 +28,96 @@ PRESET_CHOICES = [
     ("catalan", _("Catalan truc")),
 ]
 
-_YES_NO = [("true", _("Yes")), ("false", _("No"))]
-
-# Every option of RULES.md "Presets and options": label, choices, and how to read a value.
-RULE_OPTIONS: dict[str, dict[str, Any]] = {
-    "target": {
-        "label": _("Points per game"),
-        "choices": [(12, "12"), (15, "15"), (30, "30")],
-        "coerce": int,
-    },
-    "best_of": {
-        "label": _("Games per match"),
-        "choices": [(1, _("A single game")), (3, _("Best of three games"))],
-        "coerce": int,
-    },
-    "flor": {"label": _("Flor"), "choices": _YES_NO, "coerce": "bool"},
-    "hierarchy": {
-        "label": _("Card hierarchy"),
-        "choices": [("traditional", _("Traditional")), ("inverse", _("Inverse"))],
-        "coerce": str,
-    },
-    "envido_max_calls": {
-        "label": _("Envido calls allowed in a chain"),
-        "choices": [(2, "2"), (3, "3"), (4, "4")],
-        "coerce": int,
-    },
-    "falta_envido": {
-        "label": _("Value of the falta envido"),
-        "choices": [
-            ("leader_to_target", _("What the leader needs to win the game")),
-            ("rival_to_half", _("What the losing side needs to reach 15 or 30")),
-            ("leader_to_half", _("What the leader needs to reach 15 or 30")),
-            ("whole_chico", _("The whole game")),
-        ],
-        "coerce": str,
-    },
-    "mazo_envido_point": {
-        "label": _("One more point for going to the mazo at the start"),
-        "choices": _YES_NO,
-        "coerce": "bool",
-    },
-    "contraflor_al_resto": {
-        "label": _("Value of the contraflor al resto"),
-        "choices": [
-            ("resto_plus_flores", _("The rest of the game plus the flores")),
-            ("whole_chico", _("The whole game")),
-        ],
-        "coerce": str,
-    },
-    "pica_pica": {
-        "label": _("Pica-pica (6 and 8 players)"),
-        "choices": _YES_NO,
-        "coerce": "bool",
-    },
-    "pica_pica_until": {
-        "label": _("Pica-pica until a side reaches"),
-        "choices": [(25, "25"), (15, "15")],
-        "coerce": int,
-    },
-    "gallo": {
-        "label": _("Gallo (3 players)"),
-        "choices": [("por_turno", _("By turn")), ("fijo", _("Fixed"))],
-        "coerce": str,
-    },
-    "mestre_penalty": {
-        "label": _("Penalty of the mestre"),
-        "choices": [
-            ("to_opponent", _("Points to the opponent")),
-            ("from_mestre", _("Points taken from the mestre")),
-        ],
-        "coerce": str,
-    },
+# The engine (``scoring.options_for``) says which options a preset has and which values
+# each accepts; this page only names them for people.
+OPTION_LABELS: dict[str, Any] = {
+    "target": _("Points per game"),
+    "best_of": _("Games per match"),
+    "flor": _("Flor"),
+    "hierarchy": _("Card hierarchy"),
+    "envido_max_calls": _("Envido calls allowed in a chain"),
+    "falta_envido": _("Value of the falta envido"),
+    "mazo_envido_point": _("One more point for going to the mazo at the start"),
+    "contraflor_al_resto": _("Value of the contraflor al resto"),
+    "contraflor_value": _("Value of the contraflor"),
+    "pica_pica": _("Pica-pica (6 and 8 players)"),
+    "pica_pica_until": _("Pica-pica until a side reaches"),
+    "gallo": _("Gallo (3 players)"),
+    "mestre_penalty": _("Penalty of the mestre"),
+    "penalty_max": _("Most points of one penalty"),
 }
-_CATALAN_OPTIONS = ("target", "best_of", "mestre_penalty")
-_ARGENTINE_OPTIONS = tuple(key for key in RULE_OPTIONS if key != "mestre_penalty")
+VALUE_LABELS: dict[tuple[str, Any], Any] = {
+    ("best_of", 1): _("A single game"),
+    ("best_of", 3): _("Best of three games"),
+    ("hierarchy", "traditional"): _("Traditional"),
+    ("hierarchy", "inverse"): _("Inverse"),
+    ("falta_envido", "leader_to_target"): _("What the leader needs to win the game"),
+    ("falta_envido", "rival_to_half"): _("What the losing side needs to reach 15 or 30"),
+    ("falta_envido", "leader_to_half"): _("What the leader needs to reach 15 or 30"),
+    ("falta_envido", "whole_chico"): _("The whole game"),
+    ("contraflor_al_resto", "resto_plus_flores"): _("The rest of the game plus the flores"),
+    ("contraflor_al_resto", "whole_chico"): _("The whole game"),
+    ("contraflor_value", 6): _("6 points"),
+    ("contraflor_value", "per_flor"): _("3 points for each flor sung"),
+    ("gallo", "por_turno"): _("By turn"),
+    ("gallo", "fijo"): _("Fixed"),
+    ("mestre_penalty", "to_opponent"): _("Points to the opponent"),
+    ("mestre_penalty", "from_mestre"): _("Points taken from the mestre"),
+}
+# A championship seats two teams of 1 to 4 players: 2, 4, 6 or 8 at a table, never the
+# three of a gallo.
+TABLE_SIZES = (2, 4, 6, 8)
 
 
-def _coerce(kind: Any) -> Any:
-    if kind == "bool":
-        return lambda value: value == "true"
-    return kind
-
-
-def _initial(value: Any) -> Any:
+def _token(value: Any) -> str:
+    """How an option's value travels in a form."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return value
+    return str(value)
 
 
-def options_for(preset: str) -> tuple[str, ...]:
-    """The rule options an organiser may set for ``preset`` (RULES.md table)."""
-    return _CATALAN_OPTIONS if PRESETS[preset].is_catalan else _ARGENTINE_OPTIONS
+def _value_label(key: str, value: Any) -> Any:
+    if isinstance(value, bool):
+        return _("Yes") if value else _("No")
+    return VALUE_LABELS.get((key, value), str(value))
+
+
+def rule_choices(preset: str, team_size: int | None = None) -> list[scoring.Choice]:
+    """The options an organiser may set for ``preset``, from the engine.
+
+    With ``team_size``, only those that can matter at that table; without it, those that
+    can matter at any table a championship can have.
+    """
+    sizes = TABLE_SIZES if team_size is None else (2 * team_size,)
+    return [
+        choice
+        for choice in scoring.options_for(preset)
+        if not choice.players or any(size in choice.players for size in sizes)
+    ]
+
+
+def _option_field(choice: scoring.Choice, initial: Any) -> forms.Field:
+    label = OPTION_LABELS.get(choice.key, choice.key)
+    if (
+        all(isinstance(v, int) and not isinstance(v, bool) for v in choice.values)
+        and len(choice.values) > 6
+    ):
+        # A range (the penalty cap: 1 to the target) is typed, within the engine's bounds.
+        return forms.IntegerField(
+            label=label,
+            min_value=min(choice.values),
+            max_value=max(choice.values),
+            initial=initial,
+            required=False,
+        )
+    by_token = {_token(v): v for v in choice.values}
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[(_token(v), _value_label(choice.key, v)) for v in choice.values],
+        coerce=by_token.__getitem__,
+        initial=_token(initial),
+        required=False,
+    )
 
 
 def add_service_error(form: forms.Form, error: ValidationError) -> None:
@@ -160,24 +160,21 @@ class TieBreakChainMixin:
 class RulesMixin(TieBreakChainMixin):
     """The preset select and the options of its family, initially the preset's defaults."""
 
-    def add_rule_fields(self, preset: str, current: RuleSet | None = None) -> None:
+    def add_rule_fields(
+        self, preset: str, current: RuleSet | None = None, team_size: int | None = None
+    ) -> None:
         defaults = current or PRESETS[preset]
         self.preset_name = preset
         self.fields["preset"] = forms.ChoiceField(
             label=_("Rules"), choices=PRESET_CHOICES, initial=preset
         )
-        for key in options_for(preset):
-            spec = RULE_OPTIONS[key]
-            self.fields[key] = forms.TypedChoiceField(
-                label=spec["label"],
-                choices=spec["choices"],
-                coerce=_coerce(spec["coerce"]),
-                initial=_initial(getattr(defaults, key)),
-                required=False,
-            )
+        self._rule_fields = []
+        for choice in rule_choices(preset, team_size):
+            self.fields[choice.key] = _option_field(choice, getattr(defaults, choice.key))
+            self._rule_fields.append(choice.key)
 
     def rule_field_names(self) -> list[str]:
-        return [key for key in RULE_OPTIONS if key in self.fields]
+        return list(self._rule_fields)
 
     def rules_fieldsets(self) -> list[tuple[Any, list[Any]]]:
         return [
@@ -308,7 +305,9 @@ class ChampionshipRulesForm(RulesMixin, forms.Form):
         super().__init__(*args, **kwargs)
         current = championship_selectors.rule_set(championship)
         preset = _preset_from(self.data if self.is_bound else None, current.preset)
-        self.add_rule_fields(preset, current if preset == current.preset else None)
+        self.add_rule_fields(
+            preset, current if preset == current.preset else None, championship.team_size
+        )
         self.add_tiebreak_fields(list(championship.tiebreaks))
 
     def fieldsets(self) -> list[tuple[Any, list[Any]]]:
