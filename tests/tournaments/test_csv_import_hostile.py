@@ -137,11 +137,13 @@ def test_the_organiser_page_shows_the_report_instead_of_a_server_error(client, c
     championship.organisers.add(organiser)
     client.force_login(organiser)
     upload = SimpleUploadedFile("teams.csv", (HEADER + "Los\x00Anchos,Ana,99999999999,\n").encode())
-    response = client.post(
-        reverse("organiser:teams_import", kwargs={"slug": championship.slug}),
-        {"file": upload},
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
+    # override: the request activates English, and the language is restored after it.
+    with translation.override("en"):
+        response = client.post(
+            reverse("organiser:teams_import", kwargs={"slug": championship.slug}),
+            {"file": upload},
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
     assert response.status_code == 200
     assert "This cell holds a control character" in response.content.decode()
     assert Team.objects.count() == 0

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.translation import gettext_lazy as _
 
@@ -309,24 +308,21 @@ def teams_import(
     parsed = _parse(championship, data)
     if not parsed:
         raise ImportRowsError([RowError(2, "", _("The file has no team."))])
-    created = []
-    with transaction.atomic():
-        for team in parsed:
-            try:
-                created.append(
-                    championship_services.team_create(
-                        championship=championship,
-                        name=team.name,
-                        seed=team.seed,
-                        club=team.club,
-                        players=team.players,
-                        captain=team.captains[0] if team.captains else None,
-                    )
+    try:
+        return championship_services.teams_create_many(
+            championship=championship,
+            teams=[
+                championship_services.NewTeam(
+                    name=team.name,
+                    seed=team.seed,
+                    club=team.club,
+                    players=team.players,
+                    captain=team.captains[0] if team.captains else None,
                 )
-            except ValidationError as error:
-                # Checked above already; anything left is reported on the team's row, and
-                # the transaction rolls back the teams created before it.
-                raise ImportRowsError(
-                    [RowError(team.first_row, "team", " ".join(error.messages))]
-                ) from None
-    return created
+                for team in parsed
+            ],
+        )
+    except ValidationError as error:
+        # Checked above already; anything left (a team entered meanwhile) is reported on
+        # the file's first row, and nothing was imported.
+        raise ImportRowsError([RowError(2, "team", " ".join(error.messages))]) from None
