@@ -76,7 +76,7 @@ HOSTILE = {
     ),
     "too-many-rows": (
         (HEADER + "".join(f"T{n},P{n},,\n" for n in range(imports.MAX_ROWS + 1))).encode(),
-        (imports.MAX_ROWS + 2, "", "The file has more than 1000 rows of players."),
+        (imports.MAX_ROWS + 2, "", "The file has more than 4000 rows of players."),
     ),
 }
 
@@ -103,7 +103,7 @@ def test_a_file_over_the_size_limit_is_not_read_past_the_limit(championship):
 
     endless = Endless()
     assert refused(championship, io.BufferedReader(endless)) == [
-        (1, "", "The file is too large (512 KB at most).")
+        (1, "", "The file is too large (2 MB at most).")
     ]
     assert endless.read_bytes <= imports.MAX_BYTES + 2 * io.DEFAULT_BUFFER_SIZE
 
@@ -128,7 +128,7 @@ def test_a_file_at_the_limits_imports(championship):
         for n in range(1, imports.MAX_ROWS + 1)
     ]
     data = (HEADER + "".join(rows)).encode()
-    assert len(data) <= imports.MAX_BYTES < len(data) + 50_000
+    assert len(data) <= imports.MAX_BYTES < len(data) + 100_000
     assert len(teams_import(championship=championship, file=data)) == imports.MAX_ROWS
 
 
