@@ -13,6 +13,9 @@ class ChampionshipViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = ChampionshipSerializer
     lookup_field = "slug"
+    # Only a slug reaches the database: anything else (a NUL byte, which PostgreSQL refuses
+    # with an error) is a 404 of the router.
+    lookup_value_regex = r"[-a-zA-Z0-9_]+"
 
     def get_queryset(self) -> QuerySet[Championship]:
         return championship_list_public()

@@ -1,6 +1,8 @@
 """Forms of the referee pages: seating, penalty, void, declared points, pica-pica pairs.
 
 They only check what a referee typed or chose; the engine judges whether it may happen.
+:func:`posted_json` holds the page's hidden fields to the same bounds, so a tampered post
+is refused here, before the engine or the database sees it.
 """
 
 from __future__ import annotations
@@ -9,7 +11,61 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.core import validators
 from django.utils.translation import gettext_lazy as _
+
+from referees.entry import damaged, parse_json
+from scoring.rules import RuleSet
+
+# What a referee may type as declared points (the engine takes 0–38 for both).
+ENVIDO_POINTS = (0, 33)
+FLOR_POINTS = (20, 38)
+
+
+def _bad_text(text: str) -> bool:
+    # A lone surrogate (JSON "\ud800") cannot be encoded to UTF-8: the page would fail to
+    # render and PostgreSQL would refuse it; nor does PostgreSQL store a NUL.
+    return "\x00" in text or any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _bad_points(node: dict[str, Any], rules: RuleSet) -> bool:
+    penalty = node.get("penalty")
+    if isinstance(penalty, dict):
+        points = penalty.get("points")
+        if type(points) is int and not 1 <= points <= rules.max_penalty:
+            return True
+    for what, (low, high) in (("envido", ENVIDO_POINTS), ("flor", FLOR_POINTS)):
+        declared = node.get(what)
+        if isinstance(declared, dict) and any(
+            type(n) is int and not low <= n <= high for n in declared.values()
+        ):
+            return True
+    return False
+
+
+def posted_json(raw: str, *, rules: RuleSet) -> Any:
+    """A hidden field of the tablet (the hand so far, or one action) parsed and held to what
+    the page's own forms allow, or the "damaged" error: text the database could not store
+    (NUL, lone surrogates), fractions, NaN or infinities (no event has one), and penalty
+    or declared points out of their bounds."""
+    if _bad_text(raw):
+        raise damaged()
+    data = parse_json(raw)
+    pending = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if any(_bad_text(k) for k in node) or _bad_points(node, rules):
+                raise damaged()
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, str):
+            if _bad_text(node):
+                raise damaged()
+        elif isinstance(node, float):
+            raise damaged()
+    return data
 
 
 def _player_choices(players: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -46,13 +102,21 @@ class SeatingForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
+    """Points to one side, from 1 to :func:`penalty_max` of the match's rule set."""
+
     side = forms.ChoiceField(label=_("To"), widget=forms.RadioSelect)
-    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=30, initial=1)
+    points = forms.IntegerField(label=_("Points"), min_value=1, initial=1)
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
-    def __init__(self, *args: Any, sides: Sequence[tuple[str, str]], **kw: Any) -> None:
+    def __init__(
+        self, *args: Any, sides: Sequence[tuple[str, str]], rules: RuleSet, **kw: Any
+    ) -> None:
         super().__init__(*args, prefix="penalty", **kw)
         self.fields["side"].choices = list(sides)
+        points = self.fields["points"]
+        points.max_value = rules.max_penalty
+        points.validators.append(validators.MaxValueValidator(points.max_value))
+        points.widget.attrs["max"] = points.max_value
 
     def event(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -77,7 +141,7 @@ class PointsForm(forms.Form):
     ) -> None:
         super().__init__(*args, prefix=what, **kw)
         self.what = what
-        low, high = (0, 33) if what == "envido" else (20, 38)
+        low, high = ENVIDO_POINTS if what == "envido" else FLOR_POINTS
         for key, name in players:
             self.fields[key] = forms.IntegerField(
                 label=name,

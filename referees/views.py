@@ -18,8 +18,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from referees import selectors, services
-from referees.entry import Entry, damaged, parse_json
-from referees.forms import PairsForm, PenaltyForm, PointsForm, SeatingForm, VoidForm
+from referees.entry import Entry, damaged
+from referees.forms import (
+    PairsForm,
+    PenaltyForm,
+    PointsForm,
+    SeatingForm,
+    VoidForm,
+    posted_json,
+)
 from tournaments.errors import TournamentError
 from tournaments.results import services as result_services
 
@@ -105,7 +112,9 @@ def _render(
             state = entry.current.state
             context["groups"] = entry.buttons()
             context["calls_by_player"] = entry.calls_by_player()
-            context["penalty_form"] = forms.get("penalty") or PenaltyForm(sides=_sides(sheet))
+            context["penalty_form"] = forms.get("penalty") or PenaltyForm(
+                sides=_sides(sheet), rules=sheet.rules
+            )
             context["void_form"] = forms.get("void") or VoidForm()
             settlement = entry.settlement
             if settlement:
@@ -139,7 +148,15 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
     if request.POST.get("number") != str(sheet.number):
         messages.error(request, services.stale(sheet.number).text)
         return redirect("referees:sheet", match.pk)
-    entry, error = Entry.load(sheet.info, sheet.record, sheet.names, request.POST.get("hand", ""))
+    raw = request.POST.get("hand", "")
+    try:
+        # Held to the page's bounds before the engine replays it (referees.forms).
+        if raw:
+            posted_json(raw, rules=sheet.rules)
+    except TournamentError as exc:
+        entry, _error = Entry.load(sheet.info, sheet.record, sheet.names, "")
+        return _render(request, sheet, entry, errors=[exc.text], status=400)
+    entry, error = Entry.load(sheet.info, sheet.record, sheet.names, raw)
     if error is not None:
         return _render(request, sheet, entry, errors=[error.text], status=400)
     forms: dict[str, Any] = {}
@@ -148,7 +165,7 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
         if entry.choosing_pairs and op not in ("pairs", "reset"):
             raise damaged()
         if "action" in request.POST:
-            entry.add(parse_json(request.POST["action"]))
+            entry.add(posted_json(request.POST["action"], rules=sheet.rules))
         elif op in ("penalty", "void", "envido", "flor"):
             form = _event_form(op, request, sheet, entry)
             if form.is_valid():
@@ -178,7 +195,7 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
 
 def _event_form(op: str, request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> Any:
     if op == "penalty":
-        return PenaltyForm(request.POST, sides=_sides(sheet))
+        return PenaltyForm(request.POST, sides=_sides(sheet), rules=sheet.rules)
     if op == "void":
         return VoidForm(request.POST)
     return _points_form(request.POST, op, sheet, entry)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -229,41 +230,71 @@ def team_create(
     players: Sequence[str] = (),
     captain: str | None = None,
 ) -> Team:
-    """Create a team, optionally with its players (names, in seating order) and captain."""
-    name = name.strip()
-    if not name:
-        raise TournamentError(_("A team needs a name."), code="team_name_missing")
-    # The name is the team's natural key: under the championship lock a double submit finds
-    # the first team and is refused with a message, instead of an IntegrityError (a 500).
-    lock_championship(championship)
-    if Team.objects.filter(championship=championship, name=name).exists():
-        raise TournamentError(
-            _("This championship already has a team called %(name)s."),
-            code="team_name_taken",
-            params={"name": name},
-        )
-    if seed is not None and seed < 1:
-        raise TournamentError(_("A seed is a whole number from 1."), code="bad_seed")
-    problems = team_entry_problems(
-        championship=championship,
-        team=name,
-        players=players,
-        captains=[captain] if captain is not None else [],
-    )
-    if problems:
-        raise problems[0]
-    team = Team.objects.create(championship=championship, name=name, seed=seed, club=club)
-    for player_name in players:
-        player = team_add_player(team=team, name=player_name, club=club)
-        if captain is not None and player_name == captain:
-            team_set_captain(team=team, player=player)
-    if captain is not None and not team.memberships.filter(is_captain=True).exists():
-        raise TournamentError(
-            _("The cap de colla %(name)s is not a player of the team."),
-            code="captain_not_member",
-            params={"name": captain},
-        )
+    """Create a team, optionally with its players (names, in seating order) and captain.
+
+    The name is the team's natural key: under the championship lock a double submit finds
+    the first team and is refused with a message, instead of an IntegrityError (a 500).
+    """
+    new = NewTeam(name=name, seed=seed, club=club, players=players, captain=captain)
+    (team,) = teams_create_many(championship=championship, teams=[new])
     return team
+
+
+@dataclass(frozen=True)
+class NewTeam:
+    """A team to create with :func:`teams_create_many`: as :func:`team_create` takes it."""
+
+    name: str
+    seed: int | None = None
+    club: str = ""
+    players: Sequence[str] = ()
+    captain: str | None = None
+
+
+@transaction.atomic
+def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -> list[Team]:
+    """Create ``teams`` with their players, all or none: :func:`team_create`'s checks, then
+    three bulk inserts. The CSV import uses it: a dozen queries per team made a file of a
+    thousand teams outlast a web request (bench/README.md)."""
+    lock_championship(championship)
+    taken = set(championship.teams.values_list("name", flat=True))
+    for team in teams:
+        name = team.name.strip()
+        if not name:
+            raise TournamentError(_("A team needs a name."), code="team_name_missing")
+        if name in taken:
+            raise TournamentError(
+                _("This championship already has a team called %(name)s."),
+                code="team_name_taken",
+                params={"name": name},
+            )
+        taken.add(name)
+        if team.seed is not None and team.seed < 1:
+            raise TournamentError(_("A seed is a whole number from 1."), code="bad_seed")
+        if not all(player.strip() for player in team.players):
+            raise TournamentError(_("A player needs a name."), code="player_name_missing")
+        problems = team_entry_problems(
+            championship=championship,
+            team=name,
+            players=team.players,
+            captains=[team.captain] if team.captain is not None else [],
+        )
+        if problems:
+            raise problems[0]
+    created = Team.objects.bulk_create(
+        Team(championship=championship, name=t.name.strip(), seed=t.seed, club=t.club)
+        for t in teams
+    )
+    players = Player.objects.bulk_create(
+        Player(name=name.strip(), club=t.club) for t in teams for name in t.players
+    )
+    found = iter(players)
+    Membership.objects.bulk_create(
+        Membership(team=team, player=next(found), order=order, is_captain=name == t.captain)
+        for team, t in zip(created, teams, strict=True)
+        for order, name in enumerate(t.players, start=1)
+    )
+    return created
 
 
 def team_entry_problems(

@@ -7,6 +7,11 @@ spreadsheet programs read accents right), one header row, then the rows, written
 documented in docs/csv.md; headers are stable keys, not translated, so scripts can rely on
 them. Views wrap a generator in a ``StreamingHttpResponse``; ``manage.py export`` writes
 it to a file.
+
+Every text cell goes through :func:`cell`: a text starting with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return is a formula to a spreadsheet program (a team called
+``=HYPERLINK(...)`` would run when the file is opened), so it gets a leading single quote
+(the OWASP rule for CSV injection). Numbers stay numbers, negative ones included.
 """
 
 from __future__ import annotations
@@ -81,6 +86,20 @@ HAND_COLUMNS = [
 ]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """``value`` safe to open in a spreadsheet: a text that would start a formula is quoted.
+
+    >>> cell("=1+2"), cell("-ve"), cell("Los Anchos"), cell(-3)
+    ("'=1+2", "'-ve", 'Los Anchos', -3)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 class _Line:
     """A write-only buffer holding the last line ``csv.writer`` wrote."""
 
@@ -92,11 +111,11 @@ def _csv_lines(header: list[str], rows: Iterable[Iterable[Any]]) -> Iterator[str
     writer = csv.writer(_Line())
     yield BOM + writer.writerow(header)
     for row in rows:
-        yield writer.writerow(row)
+        yield writer.writerow([cell(value) for value in row])
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+def _number(value: float) -> float:
+    return int(value) if float(value).is_integer() else value
 
 
 def export_standings(championship: Championship) -> Iterator[str]:

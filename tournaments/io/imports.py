@@ -5,26 +5,30 @@ accepted): ``team``, ``player`` (required), ``seed``, ``club``, ``captain``. A t
 follow each other or not; its ``seed`` and ``club`` may be given on any of its rows but
 must not disagree. ``captain`` marks the cap de colla with any of ``x``, ``yes``, ``sí``,
 ``1``... The file is UTF-8 (a byte-order mark is fine) or, failing that, Windows-1252;
-commas or semicolons separate the columns.
+commas or semicolons separate the columns; lines end in LF, CR LF or CR.
 
 Every row is checked before anything is written; any error and nothing is imported, and
 :class:`ImportRowsError` lists each error with its row number, column and a translated
-sentence.
+sentence. Whatever the bytes, the answer is the teams or that report: a file is read up to
+``MAX_BYTES`` and ``MAX_ROWS`` (a file at both limits imports well within a web request,
+bench/README.md), and a cell must fit its model field (length, seed range, no control
+characters) before it reaches the database.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships import services as championship_services
-from tournaments.models import Championship, Team
+from tournaments.models import Championship, Player, Team
 
 HEADERS = {
     "team": ("team", "equipo", "equip", "nombre del equipo"),
@@ -35,7 +39,21 @@ HEADERS = {
 }
 REQUIRED = ("team", "player")
 YES = {"x", "1", "yes", "y", "sí", "si", "s", "true", "cap", "capità", "capitán", "capitan"}
-MAX_BYTES = 2_000_000
+# The documented limits (docs/csv.md): a file at both imports in a few seconds (bench/).
+MAX_BYTES = 2 * 1024 * 1024
+MAX_ROWS = 4000
+# A report longer than this is cut: a binary file would otherwise list every line.
+MAX_ERRORS = 50
+MAX_LENGTH = {
+    "team": Team._meta.get_field("name").max_length,
+    "club": Team._meta.get_field("club").max_length,
+    "player": Player._meta.get_field("name").max_length,
+}
+# The seed column's range on every supported database (SQLite would store more than
+# PostgreSQL accepts), so a file imports the same wherever it is run.
+SEED_MAX = BaseDatabaseOperations.integer_field_ranges[
+    Team._meta.get_field("seed").get_internal_type()
+][1]
 
 
 @dataclass(frozen=True)
@@ -78,20 +96,56 @@ def _decode(data: bytes | str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        pass
+    try:
+        # Strict: a byte Windows-1252 does not define is a file that is not text.
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        raise ImportRowsError(
+            [RowError(1, "", _("The file is not text in UTF-8: save it as “CSV UTF-8”."))]
+        ) from None
+
+
+def _csv_problem(error: csv.Error) -> Any:
+    if "field limit" in str(error):
+        return _("A cell of this row is far too long.")
+    return _("This row cannot be read as CSV (is a quote left open?).")
+
+
+def _control_character(text: str) -> bool:
+    # NUL, line breaks inside a quoted cell, tabs...: no name holds one, and the database
+    # refuses some (PostgreSQL stores no NUL).
+    return any(unicodedata.category(char) == "Cc" for char in text)
+
+
+def _rows(reader: Any) -> Any:
+    """(row number, row) of ``reader``, with the first unreadable row as a report."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise ImportRowsError([RowError(reader.line_num, "", _csv_problem(error))]) from None
+        yield reader.line_num, row
 
 
 def read_rows(data: bytes | str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
     """The column positions and the non-empty rows (with their row numbers) of a file."""
     text = _decode(data)
+    # The header decides the separator; cut it short so a file without line breaks is not
+    # sniffed whole.
+    first_line = text[:4096].replace("\r", "\n").split("\n", 1)[0]
     try:
-        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
+        dialect = csv.Sniffer().sniff(first_line, delimiters=",;\t")
         delimiter = dialect.delimiter
     except csv.Error:
         delimiter = ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    # newline=None: universal newlines, so CR-only files (old Mac spreadsheets) read too.
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter)
+    lines = _rows(reader)
     try:
-        header = next(reader)
+        header = next(lines)[1]
     except StopIteration:
         raise ImportRowsError([RowError(1, "", _("The file is empty."))]) from None
     columns: dict[str, int] = {}
@@ -101,20 +155,40 @@ def read_rows(data: bytes | str) -> tuple[dict[str, int], list[tuple[int, list[s
         key = aliases.get(_normalise(name))
         if key is None:
             if name.strip():
-                errors.append(RowError(1, name, _("Unknown column.")))
+                shown = "".join("?" if unicodedata.category(c) == "Cc" else c for c in name[:40])
+                errors.append(RowError(1, shown, _("Unknown column.")))
             continue
         columns[key] = index
     for key in REQUIRED:
         if key not in columns:
             errors.append(RowError(1, key, _("This column is missing.")))
     if errors:
-        raise ImportRowsError(errors)
-    rows = [
-        (number, row)
-        for number, row in enumerate(reader, start=2)
-        if any(cell.strip() for cell in row)
-    ]
+        raise ImportRowsError(errors[:MAX_ERRORS])
+    rows = []
+    for number, row in lines:
+        if any(cell.strip() for cell in row):
+            if len(rows) == MAX_ROWS:
+                raise ImportRowsError(
+                    [
+                        RowError(
+                            number,
+                            "",
+                            _("The file has more than %(count)s rows of players.")
+                            % {"count": MAX_ROWS},
+                        )
+                    ]
+                )
+            rows.append((number, row))
     return columns, rows
+
+
+def _cell_problem(key: str, value: str) -> Any:
+    if _control_character(value):
+        return _("This cell holds a control character (such as a NUL or a line break).")
+    limit = MAX_LENGTH.get(key)
+    if limit is not None and len(value) > limit:
+        return _("This cell is too long (%(limit)s characters at most).") % {"limit": limit}
+    return None
 
 
 def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
@@ -129,6 +203,16 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
         return row[index].strip() if index is not None and index < len(row) else ""
 
     for number, row in rows:
+        if len(errors) >= MAX_ERRORS:
+            break
+        bad = [
+            RowError(number, key, problem)
+            for key in columns
+            if (problem := _cell_problem(key, cell(row, key)))
+        ]
+        if bad:
+            errors.extend(bad)
+            continue
         name, player = cell(row, "team"), cell(row, "player")
         if not name:
             errors.append(RowError(number, "team", _("The team name is missing.")))
@@ -150,12 +234,16 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
                 team.captains.append(player)
         seed_text = cell(row, "seed")
         if seed_text:
-            try:
-                seed = int(seed_text)
-                if seed < 1:
-                    raise ValueError
-            except ValueError:
+            # isdigit first: int() also reads "١٢", "1_000" and 4,300-digit numbers.
+            # A length cap first: int() refuses numbers of over 4,300 digits with an error.
+            seed = int(seed_text[-20:]) if seed_text.isascii() and seed_text.isdigit() else 0
+            seed = SEED_MAX + 1 if len(seed_text.lstrip("0")) > 20 else seed
+            if seed < 1:
                 errors.append(RowError(number, "seed", _("A seed is a whole number from 1.")))
+            elif seed > SEED_MAX:
+                errors.append(
+                    RowError(number, "seed", _("A seed is at most %(max)s.") % {"max": SEED_MAX})
+                )
             else:
                 if team.seed not in (None, seed):
                     errors.append(
@@ -192,7 +280,7 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
                 )
             seeds[team.seed] = team.name
     if errors:
-        raise ImportRowsError(sorted(errors, key=lambda e: e.row))
+        raise ImportRowsError(sorted(errors, key=lambda e: e.row)[:MAX_ERRORS])
     return list(teams.values())
 
 
@@ -204,30 +292,38 @@ def teams_import(
     ``file`` is an open file (binary or text, e.g. an upload) or its content. Raises
     :class:`ImportRowsError` listing each bad row; returns the teams created.
     """
+    # An open file is read no further than the limit, whatever its size.
     data = file if isinstance(file, bytes | str) else file.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ImportRowsError([RowError(1, "", _("The file is too large (2 MB at most)."))])
+    size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
+    if size > MAX_BYTES:
+        raise ImportRowsError(
+            [
+                RowError(
+                    1,
+                    "",
+                    _("The file is too large (%(size)s MB at most).")
+                    % {"size": MAX_BYTES // (1024 * 1024)},
+                )
+            ]
+        )
     parsed = _parse(championship, data)
     if not parsed:
         raise ImportRowsError([RowError(2, "", _("The file has no team."))])
-    created = []
-    with transaction.atomic():
-        for team in parsed:
-            try:
-                created.append(
-                    championship_services.team_create(
-                        championship=championship,
-                        name=team.name,
-                        seed=team.seed,
-                        club=team.club,
-                        players=team.players,
-                        captain=team.captains[0] if team.captains else None,
-                    )
+    try:
+        return championship_services.teams_create_many(
+            championship=championship,
+            teams=[
+                championship_services.NewTeam(
+                    name=team.name,
+                    seed=team.seed,
+                    club=team.club,
+                    players=team.players,
+                    captain=team.captains[0] if team.captains else None,
                 )
-            except ValidationError as error:
-                # Checked above already; anything left is reported on the team's row, and
-                # the transaction rolls back the teams created before it.
-                raise ImportRowsError(
-                    [RowError(team.first_row, "team", " ".join(error.messages))]
-                ) from None
-    return created
+                for team in parsed
+            ],
+        )
+    except ValidationError as error:
+        # Checked above already; anything left (a team entered meanwhile) is reported on
+        # the file's first row, and nothing was imported.
+        raise ImportRowsError([RowError(2, "team", " ".join(error.messages))]) from None

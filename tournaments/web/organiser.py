@@ -69,6 +69,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def championship_create(request: HttpRequest) -> HttpResponse:
     """A new championship from a preset; ``?preset=`` loads that preset's defaults."""
     preset = request.GET.get("preset", "argentine")
+    # An unknown ?preset= (a tampered or stale link) shows the default preset, not a 500.
+    preset = preset if preset in dict(PRESET_CHOICES) else "argentine"
     if request.method == "POST":
         form = ChampionshipCreateForm(request.POST)
         if form.is_valid():

@@ -21,13 +21,15 @@ class Command(TanteoCommand):
         target = championship(options["slug"])
         path: Path = options["file"]
         try:
-            data = path.read_bytes()
+            # The open file, not its bytes: the import reads no further than its size limit.
+            file = path.open("rb")
         except OSError as error:
             raise CommandError(
                 _("Cannot read %(file)s: %(error)s") % {"file": path, "error": error.strerror}
             ) from None
         try:
-            created = teams_import(championship=target, file=data)
+            with file:
+                created = teams_import(championship=target, file=file)
         except ImportRowsError as error:
             for row in error.rows:
                 self.stderr.write(
