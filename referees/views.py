@@ -21,6 +21,7 @@ from referees import selectors, services
 from referees.entry import Entry, damaged, parse_json
 from referees.forms import PairsForm, PenaltyForm, PointsForm, SeatingForm, VoidForm
 from tournaments.errors import TournamentError
+from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 
 HAND_STATUS = {
@@ -88,6 +89,8 @@ def _render(
         "championship": match.stage.championship,
         "entry": entry,
         "errors": errors or [],
+        # Said before the referee taps a whole hand that the save would refuse.
+        "write_problem": _problem_text(match, request.user),
         "hand_rows": [
             {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
         ],
@@ -116,6 +119,13 @@ def _render(
         context["summary"] = entry.summary()
         context["hand_json"] = entry.to_json()
     return render(request, "referees/sheet.html", context, status=status)
+
+
+def _problem_text(match: Any, user: Any) -> str:
+    if match.is_decided:
+        return ""
+    problem = result_selectors.hand_write_problem(match=match, user=user)
+    return problem.text if problem is not None else ""
 
 
 @login_required
@@ -234,7 +244,7 @@ def seats(request: HttpRequest, match_id: int) -> HttpResponse:
     if not form.is_valid():
         return _render(request, match_sheet, None, forms={"seating": form})
     try:
-        result_services.match_start(match=match, seats=form.cleaned_data["seats"])
+        result_services.match_start(match=match, seats=form.cleaned_data["seats"], by=request.user)
     except TournamentError as exc:
         messages.error(request, exc.text)
         return redirect("referees:sheet", match.pk)
@@ -256,7 +266,7 @@ def undo(request: HttpRequest, match_id: int) -> HttpResponse:
         except ValueError:
             number = 0
         try:
-            services.hand_undo(match=match, number=number)
+            services.hand_undo(match=match, number=number, by=request.user)
         except TournamentError as exc:
             messages.error(request, exc.text)
             return redirect("referees:sheet", match.pk)
