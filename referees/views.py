@@ -1,7 +1,7 @@
 """The referee's pages: my matches, the match sheet with the hand entry, undo.
 
 Every view needs a login and finds its match through ``selectors.match_for_referee`` (the
-match's referee, its championship's organisers, staff; 404 for anyone else). The hand
+match's referee, whoever manages its championship; 404 for anyone else). The hand
 being entered lives in the page (``referees.entry``); writes go through
 ``referees.services`` to ``tournaments.results.services``.
 """
