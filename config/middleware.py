@@ -2,8 +2,10 @@
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 
 HEALTH_CHECK_PATH = "/healthz"
 
@@ -25,3 +27,50 @@ class HealthCheckMiddleware:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
         return HttpResponse("ok", content_type="text/plain")
+
+
+class RequestBodyLimitMiddleware:
+    """Refuse a request whose body is larger than ``REQUEST_MAX_BODY_SIZE``: a 413 page.
+
+    Django limits form fields (``DATA_UPLOAD_MAX_MEMORY_SIZE``) but not uploaded files, which
+    it streams to disk whatever their size. The declared length is checked before anything
+    reads the body, so an oversized post costs nothing and never reaches a view.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.REQUEST_MAX_BODY_SIZE:
+            return too_large(request)
+        return self.get_response(request)
+
+
+def too_large(request: HttpRequest) -> HttpResponse:
+    """The translated page of a request too large to be accepted (413)."""
+    response = TemplateResponse(
+        request, "413.html", {"limit_mb": settings.REQUEST_MAX_BODY_SIZE / 1_000_000}, status=413
+    )
+    # The body was not read: the connection must not be reused for a next request.
+    response["Connection"] = "close"
+    return response.render()
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address for login throttling (django-axes' ``AXES_CLIENT_IP_CALLABLE``).
+
+    Behind ``TRUSTED_PROXY_COUNT`` proxies, each appending the address it received from to
+    ``X-Forwarded-For``, the client is that many entries from the right; entries further left
+    were written by the client and could be forged. Without proxies, the peer's address.
+    """
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [a for a in forwarded if a]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR")

@@ -6,8 +6,10 @@ folder, Celery tasks executed eagerly in-process, a local-memory cache. With ``D
 a ``SECRET_KEY`` is required and the security settings default to production values.
 """
 
+import datetime
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from config.env import Env, EnvError
@@ -40,6 +42,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "axes",
+    "csp",
     "tournaments",
     "referees",
     "api",
@@ -48,14 +52,19 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After the language is known (its page is translated), before anything reads the body.
+    "config.middleware.RequestBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: it turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -101,6 +110,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 # --- Languages and time -----------------------------------------------------------------
 
 LANGUAGES = [
@@ -144,6 +159,51 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Content-Security-Policy (django-csp): everything from this site only, no inline script
+# or style (an inline script would need the page's nonce, ``request.csp_nonce``), never
+# framed. Fixed here, not configurable: docs/configuration.md.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# --- Logging in: throttling (django-axes) ------------------------------------------------
+
+# After LOGIN_FAILURE_LIMIT wrong passwords for one user name from one address, that pair is
+# refused (even with the right password) for LOGIN_COOLOFF_MINUTES after the last attempt.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = datetime.timedelta(
+    minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15, minimum=1)
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "config.middleware.client_ip"
+# How many proxies in front of the site append to X-Forwarded-For (0: none, use the peer).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0, minimum=0)
+
+# --- Request bodies ---------------------------------------------------------------------
+
+# A whole request body (Content-Length) above this is answered 413 before it is read. It
+# leaves room for the CSV team import (2 MB files, tournaments/io/imports.py).
+REQUEST_MAX_BODY_SIZE = env.int("REQUEST_MAX_BODY_SIZE", default=5_000_000, minimum=100_000)
+# Form fields (everything but uploaded files): the biggest page posts a few kilobytes.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1_000_000
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# Uploads up to this size stay in memory, larger ones go to a temporary file: a whole CSV
+# import (2 MB at most) stays in memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
+
 # --- Celery -----------------------------------------------------------------------------
 
 # Without a broker, tasks run eagerly in the calling process: nothing else to start locally.
@@ -173,11 +233,16 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO").upper()},
+    # django-axes announces itself at every start (commands too); logins and lockouts it
+    # logs from axes.handlers, at INFO and WARNING.
+    "loggers": {"axes.apps": {"level": "WARNING"}},
 }
 if CELERY_TASK_ALWAYS_EAGER:
     # Tasks run inside the command or request that queued them: a line per task (and
     # kombu's word on the in-memory broker) would bury what the command itself says.
-    LOGGING["loggers"] = {
-        "celery.app.trace": {"level": "WARNING"},
-        "kombu.connection": {"level": "ERROR"},
-    }
+    LOGGING["loggers"].update(
+        {
+            "celery.app.trace": {"level": "WARNING"},
+            "kombu.connection": {"level": "ERROR"},
+        }
+    )

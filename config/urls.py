@@ -31,3 +31,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+# A form too large for DATA_UPLOAD_MAX_MEMORY_SIZE / _NUMBER_FIELDS gets the 413 page.
+handler400 = "config.views.bad_request"

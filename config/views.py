@@ -1,9 +1,15 @@
 """Site-level views that belong to no single audience."""
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views import defaults
+
+from config.middleware import too_large
 from referees import selectors as referee_selectors
 
 
@@ -20,3 +26,23 @@ def after_login(request: HttpRequest) -> HttpResponse:
     ):
         return redirect("referees:matches")
     return redirect("organiser:dashboard")
+
+
+def locked_out(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
+    """The page of a login refused by django-axes (``AXES_LOCKOUT_CALLABLE``): 429."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(
+        request,
+        "registration/locked_out.html",
+        {"failure_limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes},
+        status=429,
+    )
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400, except for a form too large (too many bytes or fields): the 413 page."""
+    if isinstance(exception, RequestDataTooBig | TooManyFieldsSent):
+        return too_large(request)
+    return defaults.bad_request(request, exception)

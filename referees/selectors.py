@@ -1,7 +1,10 @@
 """Reads of the referee pages: whose matches, who may referee one, the match sheet.
 
-A match is refereed by its assigned referee, the organisers of its championship, or staff;
-:func:`match_for_referee` answers 404 to anyone else, as if the match did not exist.
+A match's sheet is open to its assigned referee and to whoever manages its championship
+(its organisers; staff with the permission to manage every championship);
+:func:`match_for_referee` answers 404 to anyone else, as if the match did not exist. Whether
+hands may be written there and then is the services' rule
+(``tournaments.results.selectors.hand_write_problem``), shown on the sheet.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from django.http import Http404
 from scoring.match import next_hand
 from scoring.rules import RuleSet
 from tournaments.championships import selectors as championship_selectors
-from tournaments.models import Championship, Hand, Match, Membership
+from tournaments.models import Hand, Match, Membership
 from tournaments.results import records
 
 _MEMBERS = Membership.objects.select_related("player").order_by("order")
@@ -37,24 +40,25 @@ def matches_for_referee(*, user: Any) -> QuerySet[Match]:
 
 
 def matches_for_organiser(*, user: Any) -> QuerySet[Match]:
-    """The unfinished matches of the championships ``user`` organises (staff: all)."""
+    """The unfinished matches of the championships ``user`` manages."""
     queryset = _list_queryset()
-    if user.is_staff:
+    if championship_selectors.manages_every_championship(user):
         return queryset
-    return queryset.filter(stage__championship__in=Championship.objects.filter(organisers=user))
+    managed = championship_selectors.championships_managed(user=user)
+    return queryset.filter(stage__championship__in=managed)
 
 
 def organises_any(*, user: Any) -> bool:
-    return bool(user.is_staff or Championship.objects.filter(organisers=user).exists())
+    return championship_selectors.championships_managed(user=user).exists()
 
 
 def match_for_referee(*, user: Any, pk: int) -> Match:
     """The match ``pk`` with teams, players, games and hands, if ``user`` may referee it;
     else ``Http404``."""
     allowed = Match.objects.filter(pk=pk, team_b__isnull=False)  # a bye is not played
-    if not user.is_staff:
-        organised = Championship.objects.filter(organisers=user)
-        allowed = allowed.filter(Q(referee=user) | Q(stage__championship__in=organised))
+    if not championship_selectors.manages_every_championship(user):
+        managed = championship_selectors.championships_managed(user=user)
+        allowed = allowed.filter(Q(referee=user) | Q(stage__championship__in=managed))
     if not allowed.exists():
         raise Http404("No such match.")
     return (

@@ -1,5 +1,9 @@
 """The referee's writes: thin guards around ``tournaments.results.services``.
 
+Who may write hands, and when, is checked by the results services they call
+(``tournaments.results.selectors.hand_write_problem``): a referee taken out of the referees
+group, or a championship that is not running, is refused there with a translated message.
+
 A tablet page was rendered for one hand number; if another referee (or another tab) has
 stored or deleted a hand since, the page is stale and nothing is written. The match row
 is locked first, so the check and the write see the same hands.
@@ -54,9 +58,12 @@ def hand_save(
 
 
 @transaction.atomic
-def hand_undo(*, match: Match, number: int) -> None:
-    """Delete hand ``number`` if it is still the last one of ``match``."""
+def hand_undo(*, match: Match, number: int, by: AbstractBaseUser | None) -> None:
+    """Delete hand ``number`` if it is still the last one of ``match``.
+
+    ``by`` must still be allowed to referee the match: ``hand_delete_last`` checks it, as
+    ``hand_record`` checks ``recorded_by`` for :func:`hand_save`."""
     count = _locked_count(match)
     if count != number:
         raise stale(count + 1)
-    result_services.hand_delete_last(match=match)
+    result_services.hand_delete_last(match=match, deleted_by=by)

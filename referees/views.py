@@ -1,7 +1,7 @@
 """The referee's pages: my matches, the match sheet with the hand entry, undo.
 
 Every view needs a login and finds its match through ``selectors.match_for_referee`` (the
-match's referee, its championship's organisers, staff; 404 for anyone else). The hand
+match's referee, whoever manages its championship; 404 for anyone else). The hand
 being entered lives in the page (``referees.entry``); writes go through
 ``referees.services`` to ``tournaments.results.services``.
 """
@@ -28,6 +28,7 @@ from referees.forms import (
     posted_json,
 )
 from tournaments.errors import TournamentError
+from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 
 HAND_STATUS = {
@@ -95,6 +96,8 @@ def _render(
         "championship": match.stage.championship,
         "entry": entry,
         "errors": errors or [],
+        # Said before the referee taps a whole hand that the save would refuse.
+        "write_problem": _problem_text(match, request.user),
         "hand_rows": [
             {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
         ],
@@ -125,6 +128,13 @@ def _render(
         context["summary"] = entry.summary()
         context["hand_json"] = entry.to_json()
     return render(request, "referees/sheet.html", context, status=status)
+
+
+def _problem_text(match: Any, user: Any) -> str:
+    if match.is_decided:
+        return ""
+    problem = result_selectors.hand_write_problem(match=match, user=user)
+    return problem.text if problem is not None else ""
 
 
 @login_required
@@ -251,7 +261,7 @@ def seats(request: HttpRequest, match_id: int) -> HttpResponse:
     if not form.is_valid():
         return _render(request, match_sheet, None, forms={"seating": form})
     try:
-        result_services.match_start(match=match, seats=form.cleaned_data["seats"])
+        result_services.match_start(match=match, seats=form.cleaned_data["seats"], by=request.user)
     except TournamentError as exc:
         messages.error(request, exc.text)
         return redirect("referees:sheet", match.pk)
@@ -273,7 +283,7 @@ def undo(request: HttpRequest, match_id: int) -> HttpResponse:
         except ValueError:
             number = 0
         try:
-            services.hand_undo(match=match, number=number)
+            services.hand_undo(match=match, number=number, by=request.user)
         except TournamentError as exc:
             messages.error(request, exc.text)
             return redirect("referees:sheet", match.pk)

@@ -140,17 +140,39 @@ def shots(tmp_path) -> Path:
 
 
 @pytest.fixture
-def logged_in_page(browser, live_server):
+def csp_violations() -> list[str]:
+    """What the browser said about the Content-Security-Policy while a test ran.
+
+    :func:`watch_csp` (which ``logged_in_page`` applies) appends each console message in
+    which Chromium reports content the policy blocked; a test asserts the list is empty.
+    """
+    return []
+
+
+def watch_csp(context, violations: list[str]) -> None:
+    """Collect into ``violations`` every CSP report of the pages of a browser context."""
+
+    def on_console(message) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"{message.page.url if message.page else ''}: {message.text}")
+
+    context.on("console", on_console)
+
+
+@pytest.fixture
+def logged_in_page(browser, live_server, csp_violations):
     """Open ``path`` as an anonymous visitor, log in at the page it is sent to, and return it.
 
     Called as ``logged_in_page(path, username, password, viewport=..., language=...)``; the
-    page waits until it is back on ``path``.
+    page waits until it is back on ``path``. Whatever the policy blocks on its pages goes to
+    ``csp_violations``.
     """
 
     def open_page(path: str, username: str, password: str, *, viewport, language: str = "en"):
         context = browser.new_context(
             viewport=viewport, extra_http_headers={"Accept-Language": language}
         )
+        watch_csp(context, csp_violations)
         page = context.new_page()
         page.set_default_timeout(15_000)
         # Pages behind a login send an anonymous visitor to the login page first.

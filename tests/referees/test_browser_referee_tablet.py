@@ -17,7 +17,7 @@ TABLET = {"width": 1024, "height": 768}
 
 
 def test_a_referee_records_a_hand_on_a_tablet(
-    logged_in_page, live_server, shots, django_user_model
+    logged_in_page, live_server, shots, django_user_model, csp_violations
 ):
     referee = django_user_model.objects.create_user(username="lucia", password="falta-envido-30")
     referee.groups.add(Group.objects.get_or_create(name="referees")[0])
@@ -51,4 +51,32 @@ def test_a_referee_records_a_hand_on_a_tablet(
 
     hand = Hand.objects.get(match=match)
     assert (hand.points_a, hand.points_b) == (2, 0)
+    # The tablet's script is a static file: the policy blocked nothing on these pages.
+    assert page.evaluate("typeof document.addEventListener") == "function"
+    assert csp_violations == []
+    page.context.close()
+
+
+def test_the_tablet_refuses_a_second_tap_while_the_page_loads(
+    logged_in_page, live_server, django_user_model, csp_violations
+):
+    """static/js/tablet.js runs under the policy: after one submit, the next is cancelled."""
+    referee = django_user_model.objects.create_user(username="lucia", password="falta-envido-30")
+    referee.groups.add(Group.objects.get_or_create(name="referees")[0])
+    match = make_match(referee=referee)
+    page = logged_in_page(
+        f"/referee/matches/{match.pk}/", "lucia", "falta-envido-30", viewport=TABLET
+    )
+    cancelled = page.evaluate(
+        """() => {
+            const form = document.querySelector("form[method=post]");
+            const first = new Event("submit", {cancelable: true, bubbles: true});
+            const second = new Event("submit", {cancelable: true, bubbles: true});
+            form.dispatchEvent(first);
+            form.dispatchEvent(second);
+            return [first.defaultPrevented, second.defaultPrevented];
+        }"""
+    )
+    assert cancelled == [False, True]
+    assert csp_violations == []
     page.context.close()

@@ -1,10 +1,12 @@
-"""Who may see and use the referee pages: the match's referee, its organisers, staff."""
+"""Who may see and use the referee pages: the match's referee, its organisers, and staff
+allowed to manage every championship (not the bare staff flag)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from tests.referees.conftest import make_match
@@ -64,15 +66,23 @@ def test_an_organiser_of_another_championship_gets_404(
     assert Hand.objects.count() == 1
 
 
-@pytest.mark.parametrize("who", ["referee", "organiser", "staff"])
+def staff_manager(user_factory, username: str = "jefa"):
+    """Staff with the permission to change (so manage) every championship."""
+    user = user_factory(username, is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="change_championship"))
+    return user
+
+
+@pytest.mark.parametrize("who", ["referee", "organiser", "staff", "superuser"])
 def test_the_referee_the_organisers_and_staff_may_use_the_sheet(
     client, played, referee, user_factory, who
 ):
     user = {
-        "referee": referee,
-        "organiser": user_factory("marta"),
-        "staff": user_factory("jefa", is_staff=True),
-    }[who]
+        "referee": lambda: referee,
+        "organiser": lambda: user_factory("marta"),
+        "staff": lambda: staff_manager(user_factory),
+        "superuser": lambda: user_factory("root", is_staff=True, is_superuser=True),
+    }[who]()
     if who == "organiser":
         played.stage.championship.organisers.add(user)
     client.force_login(user)
@@ -90,6 +100,14 @@ def test_the_referee_the_organisers_and_staff_may_use_the_sheet(
         client.post(reverse("referees:undo", args=[played.pk]), {"number": "1"}).status_code == 302
     )
     assert Hand.objects.count() == 0
+
+
+@pytest.mark.parametrize(("method", "name", "data"), MATCH_URLS)
+def test_the_bare_staff_flag_opens_no_match(client, played, user_factory, method, name, data):
+    """Staff without the permission to manage every championship is like anyone else."""
+    client.force_login(user_factory("becario", is_staff=True))
+    assert call(client, method, name, played, data).status_code == 404
+    assert Hand.objects.count() == 1
 
 
 def test_my_matches_lists_only_my_unfinished_matches(client, played, referee):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from tests.conftest import watch_csp
 from tournaments.models import Championship, Match
 
 PHONE = {"width": 390, "height": 844}
@@ -22,7 +23,7 @@ def assert_fits(page) -> None:
 
 
 def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(
-    browser, logged_in_page, live_server, shots
+    browser, logged_in_page, live_server, shots, csp_violations
 ):
     get_user_model().objects.create_user(username="marta", password="envido-real-33")
     page = logged_in_page("/organiser/", "marta", "envido-real-33", viewport=DESKTOP)
@@ -67,6 +68,7 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(
 
     # The public, on a phone: from the home page to the match.
     public = browser.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": "en"})
+    watch_csp(public, csp_violations)
     phone = public.new_page()
     phone.goto(f"{live_server.url}/")
     phone.click("text=Copa de la Amistad")
@@ -96,5 +98,7 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(
     assert all(
         (shots / name).stat().st_size > 0 for name in ("match-phone.png", "stage-desktop.png")
     )
+    # Every page above worked under the Content-Security-Policy: nothing was blocked.
+    assert csp_violations == []
     public.close()
     page.context.close()

@@ -81,6 +81,8 @@ def test_random_matches_store_the_engines_context(db, preset, team_size, seed):
             players=players,
             captain=players[0] if team_size > 1 and preset == "catalan" else None,
         )
+    championship_services.championship_set_status(championship=championship, status="registration")
+    championship_services.championship_set_status(championship=championship, status="running")
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
     match = result_selectors.match_detail(pk=match.pk)

@@ -6,6 +6,7 @@ import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 from django.utils import timezone
 
@@ -138,12 +139,43 @@ def test_anonymous_users_are_sent_to_the_login_page(client, setup, name, method)
     assert snapshot(setup["championship"]) == before
 
 
+def staff_with_permission(username: str = "boss"):
+    """Staff granted ``tournaments.change_championship`` through a group, as an admin would."""
+    user = make_user(username, is_staff=True)
+    group = Group.objects.create(name="championship managers")
+    group.permissions.add(Permission.objects.get(codename="change_championship"))
+    user.groups.add(group)
+    return user
+
+
+@pytest.mark.parametrize("name", CHAMPIONSHIP_URLS)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_the_bare_staff_flag_gets_404_and_changes_nothing(client, setup, name, method):
+    """Staff without the permission to change championships manage none but their own."""
+    before = snapshot(setup["championship"])
+    client.force_login(make_user("becario", is_staff=True))
+    url = reverse(f"organiser:{name}", kwargs=url_kwargs(name, setup))
+    response = getattr(client, method)(url, HOSTILE_POST)
+    assert response.status_code == 404
+    assert snapshot(setup["championship"]) == before
+
+
+def test_the_dashboard_of_staff_lists_every_championship_only_with_the_permission(client, setup):
+    name = setup["championship"].name
+    client.force_login(make_user("becario", is_staff=True))
+    assert name not in client.get(reverse("organiser:dashboard")).content.decode()
+    client.force_login(staff_with_permission())
+    assert name in client.get(reverse("organiser:dashboard")).content.decode()
+
+
 @pytest.mark.parametrize("name", CHAMPIONSHIP_URLS)
 def test_the_organiser_and_staff_reach_every_page(client, setup, name):
-    """The same URLs answer their organiser (and staff): the 404s above are about access."""
+    """The same URLs answer their organiser, staff with the permission to change
+    championships, and superusers: the 404s above are about access."""
     safe = name not in ("championship_status", "teams_import", "team_remove", "round_generate")
     url = reverse(f"organiser:{name}", kwargs=url_kwargs(name, setup))
-    for user in (setup["championship"].organisers.get(), make_user("boss", is_staff=True)):
+    superuser = get_user_model().objects.create_superuser("root", password=PASSWORD)
+    for user in (setup["championship"].organisers.get(), staff_with_permission(), superuser):
         client.force_login(user)
         response = client.get(url) if safe else client.post(url, {})
         assert response.status_code in (200, 302), (name, user)
@@ -666,7 +698,8 @@ def test_an_unknown_export_is_404(client, setup, organiser):
 def test_the_whole_organiser_flow(client, organiser):
     """From logging in to the downloads, only through the pages, as a new user would."""
     referee = RefereeFactory()
-    assert client.login(username="organiser", password=PASSWORD)
+    response = client.post(reverse("login"), {"username": "organiser", "password": PASSWORD})
+    assert response.status_code == 302
     data = {**create_form(client, "argentine_flor"), **BASE, "name": "Torneo de Otoño"}
     response = client.post(reverse("organiser:championship_create"), data)
     championship = Championship.objects.get(name="Torneo de Otoño")

@@ -70,15 +70,47 @@ def rules_spec(championship: Championship, *, best_of: int | None = None) -> dic
 
 
 def is_referee(user: Any) -> bool:
-    """Who may referee a match: active staff, and active members of the referees group."""
+    """Who may referee a match: active members of the referees group, and active superusers.
+
+    The staff flag alone is not enough: it opens the admin, not the tablet.
+    """
     if not user.is_authenticated or not user.is_active:
         return False
-    return bool(user.is_staff or user.groups.filter(name=REFEREES_GROUP).exists())
+    return bool(user.is_superuser or user.groups.filter(name=REFEREES_GROUP).exists())
+
+
+# The model permission that lets a staff user manage every championship.
+MANAGE_ALL_PERMISSION = "tournaments.change_championship"
+
+
+def manages_every_championship(user: Any) -> bool:
+    """Whether ``user`` manages every championship: active staff holding
+    ``tournaments.change_championship`` (given directly or by a group; superusers hold
+    every permission). Staff without it are like anyone else."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and user.is_staff
+        and user.has_perm(MANAGE_ALL_PERMISSION)
+    )
+
+
+def can_manage(user: Any, championship: Championship) -> bool:
+    """Whether ``user`` may manage ``championship`` (the rule :func:`_managed_by` applies)."""
+    return user.is_authenticated and _managed_by(user).filter(pk=championship.pk).exists()
+
+
+def championships_managed(*, user: Any) -> QuerySet[Championship]:
+    """The championships ``user`` may manage (unordered, for filters)."""
+    return _managed_by(user)
 
 
 def _managed_by(user: Any) -> QuerySet[Championship]:
-    """The championships ``user`` may manage: staff all, anyone else those he organises."""
-    if user.is_staff:
+    """The championships ``user`` may manage: every one for staff with the permission
+    (:func:`manages_every_championship`), those he organises for anyone else."""
+    if not user.is_authenticated or not user.is_active:
+        return Championship.objects.none()
+    if manages_every_championship(user):
         return Championship.objects.all()
     return Championship.objects.filter(organisers=user)
 
@@ -108,10 +140,11 @@ def championship_public(*, slug: str) -> Championship:
 
 
 def referee_choices() -> QuerySet:
-    """Users who may referee a match: staff and the members of the referees group."""
+    """Users who may referee a match (:func:`is_referee`): the members of the referees
+    group and superusers, active."""
     return (
         get_user_model()
-        .objects.filter(Q(is_staff=True) | Q(groups__name=REFEREES_GROUP), is_active=True)
+        .objects.filter(Q(is_superuser=True) | Q(groups__name=REFEREES_GROUP), is_active=True)
         .distinct()
         .order_by("username")
     )

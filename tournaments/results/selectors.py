@@ -1,10 +1,15 @@
-"""Reads of matches and their hands."""
+"""Reads of matches and their hands, and who may write hands there and then."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 
+from tournaments.championships.selectors import can_manage, is_referee
+from tournaments.errors import TournamentError
 from tournaments.models import Championship, Hand, Match, Membership
 
 _MEMBERS = Membership.objects.select_related("player").order_by("order")
@@ -37,3 +42,40 @@ def match_of(*, championship: Championship, match_id: int) -> Match:
         raise Http404("No such match.")
     match.stage.championship = championship
     return match
+
+
+def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | None:
+    """Why hands of ``match`` may not be recorded, corrected or deleted by ``user`` now, or
+    ``None`` when they may. The results services raise it; the tablet shows it beforehand.
+
+    - Only while the championship is **running**: not in draft, nor while entries are open
+      (registration: no match is played yet), nor once finished (the results are final;
+      the organiser moves it back to running to fix one).
+    - Only by a user who may referee (:func:`is_referee`: active and in the referees group,
+      or a superuser) or who manages the championship (:func:`can_manage`). Which match a
+      referee reaches is the pages' business (``referees.selectors.match_for_referee``: the
+      ones assigned to him); this is the rule no page or API gets around.
+    - ``user`` ``None`` is the system itself (demo data, commands): only the status applies.
+    """
+    championship = match.stage.championship
+    if championship.status != Championship.Status.RUNNING:
+        return TournamentError(
+            _(
+                "Hands can be recorded, corrected or deleted only while the championship is "
+                "in play, and %(championship)s is “%(status)s”: nothing was saved."
+            ),
+            code="championship_not_running",
+            params={
+                "championship": championship.name,
+                "status": Championship.Status(championship.status).label,
+            },
+        )
+    if user is None or is_referee(user) or can_manage(user, championship):
+        return None
+    return TournamentError(
+        _(
+            "Your account may not referee (it is not among the referees, or it is disabled): "
+            "nothing was saved. Ask the organiser of the championship."
+        ),
+        code="not_referee",
+    )

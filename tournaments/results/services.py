@@ -26,6 +26,7 @@ from tournaments.championships.services import team_check_ready
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import Game, Hand, Match, Membership, Stage, StandingsSnapshot, Team
 from tournaments.results import records
+from tournaments.results.selectors import hand_write_problem
 from tournaments.stages.rounds import bracket_sync
 
 _DECIDED = (Match.Status.FINISHED, Match.Status.WALKOVER)
@@ -76,6 +77,14 @@ def match_assign(
     return match
 
 
+def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
+    """Refuse a write of hands the rule forbids (``results.selectors.hand_write_problem``):
+    the championship is not running, or ``user`` may not referee this match."""
+    problem = hand_write_problem(match=match, user=user)
+    if problem is not None:
+        raise problem
+
+
 def _check_playable(match: Match) -> None:
     if match.is_bye:
         raise TournamentError(_("A bye is not played."), code="bye")
@@ -86,14 +95,21 @@ def _check_playable(match: Match) -> None:
 
 
 @transaction.atomic
-def match_start(*, match: Match, seats: Sequence[int | str] | None = None) -> Match:
-    """Seat the players and open the match for hand entry.
+def match_start(
+    *,
+    match: Match,
+    seats: Sequence[int | str] | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Match:
+    """Seat the players and open the match for hand entry, as ``by`` (who must be allowed
+    to record its hands: :func:`_check_may_write`; ``None``: the system).
 
     ``seats``: the players (ids or ``p<id>`` keys) counter-clockwise, the first hand's
     mano first; default the members of the two teams alternating. Both teams must be
     complete and, in catalan, have their cap de colla.
     """
     match = _locked_match(match)
+    _check_may_write(match, by)
     _check_playable(match)
     if match.hands.exists():
         raise TournamentError(
@@ -148,13 +164,14 @@ def hand_record(
     bracket winner advances. Two referees on one match are serialised by a row lock.
     """
     match = _locked_match(match)
+    _check_may_write(match, recorded_by)
     _check_playable(match)
     if match.status == Match.Status.FINISHED:
         raise TournamentError(
             _("This match is over: correct a hand instead of adding one."), code="match_over"
         )
     if not match.seats:
-        match = match_start(match=match)
+        match = match_start(match=match, by=recorded_by)
         match = _locked_match(match)
     entry = _check_entry(record)
     hands = list(match.hands.order_by("number"))
@@ -183,9 +200,10 @@ def match_hands_import(
     is stored.
     """
     match = _locked_match(match)
+    _check_may_write(match, recorded_by)
     _check_playable(match)
     if not match.seats:
-        match_start(match=match)
+        match_start(match=match, by=recorded_by)
         match = _locked_match(match)
     entries = [_check_entry(r) for r in records]
     existing = list(match.hands.order_by("number"))
@@ -210,6 +228,7 @@ def hand_correct(
     later hand is no longer possible (the match now ends earlier), nothing changes.
     """
     match = _locked_match(hand.match)
+    _check_may_write(match, corrected_by)
     entry = _check_entry(record)
     hands = list(match.hands.order_by("number"))
     entries = [entry if h.pk == hand.pk else h.record for h in hands]
@@ -224,9 +243,11 @@ def hand_correct(
 
 
 @transaction.atomic
-def hand_delete_last(*, match: Match) -> None:
-    """Delete the last hand of a match and derive everything again."""
+def hand_delete_last(*, match: Match, deleted_by: AbstractBaseUser | None = None) -> None:
+    """Delete the last hand of a match (as ``deleted_by``, ``None`` for the system) and
+    derive everything again."""
     match = _locked_match(match)
+    _check_may_write(match, deleted_by)
     hands = list(match.hands.order_by("number"))
     if not hands:
         raise TournamentError(_("This match has no hand to delete."), code="no_hand")
@@ -347,6 +368,7 @@ def match_walkover(
     match, each at the rule set's target; the loser keeps what it had won.
     """
     match = _locked_match(match)
+    _check_may_write(match, recorded_by)
     _check_playable(match)
     if match.status == Match.Status.FINISHED:
         raise TournamentError(_("This match is already decided."), code="match_over")

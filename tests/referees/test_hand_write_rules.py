@@ -1,0 +1,193 @@
+"""Who may write hands, and when: the referees group and the championship's status.
+
+The rule lives in the results services (``results.selectors.hand_write_problem``); the
+tablet pages show it before the referee taps a hand, and the save or undo is refused with
+the same translated message.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.urls import reverse
+
+from tests.referees.conftest import Tablet, html_of
+from tournaments.errors import TournamentError
+from tournaments.models import Championship, Hand
+from tournaments.results import services as result_services
+
+TWO_TRICKS_A = {"events": [{"trick": "A"}, {"trick": "A"}]}
+NO_LONGER = "Your account may not referee"
+
+
+def leave_referees(user) -> None:
+    user.groups.remove(Group.objects.get(name="referees"))
+
+
+def set_status(match, status: str) -> None:
+    Championship.objects.filter(pk=match.stage.championship_id).update(status=status)
+    match.stage.championship.refresh_from_db()
+
+
+@pytest.fixture
+def one_hand(started, referee):
+    """A started match of ``referee`` with one hand recorded."""
+    result_services.hand_record(match=started, record=TWO_TRICKS_A, recorded_by=referee)
+    return started
+
+
+# --- Through the tablet -----------------------------------------------------------------
+
+
+def test_a_referee_taken_out_of_the_group_cannot_save_a_hand(started, tablet, referee):
+    page = tablet(started)
+    page.tap("Trick to Ana and Alba")
+    page.tap("Trick to Ana and Alba")
+    leave_referees(referee)  # the organiser removes him while he is at the table
+    page.op("save", status=400)
+    assert NO_LONGER in page.page
+    assert Hand.objects.count() == 0
+    # Opening the sheet again says so before he taps anything.
+    assert NO_LONGER in page.open().page
+
+
+def test_a_referee_taken_out_of_the_group_cannot_undo(one_hand, client, referee):
+    leave_referees(referee)
+    client.force_login(referee)
+    response = client.post(
+        reverse("referees:undo", args=[one_hand.pk]),
+        {"number": "1"},
+        HTTP_ACCEPT_LANGUAGE="en",
+        follow=True,
+    )
+    assert NO_LONGER in html_of(response)
+    assert Hand.objects.count() == 1
+
+
+def test_a_referee_taken_out_of_the_group_cannot_seat_the_players(match, client, referee):
+    leave_referees(referee)
+    client.force_login(referee)
+    seats = client.get(reverse("referees:sheet", args=[match.pk]))
+    assert seats.status_code == 200
+    response = client.post(
+        reverse("referees:seats", args=[match.pk]), {}, HTTP_ACCEPT_LANGUAGE="en", follow=True
+    )
+    assert NO_LONGER in html_of(response)
+    match.refresh_from_db()
+    assert match.seats == []
+
+
+def test_back_in_the_group_he_records_again(started, tablet, referee):
+    leave_referees(referee)
+    referee.groups.add(Group.objects.get(name="referees"))
+    page = tablet(started)
+    assert NO_LONGER not in page.page
+    page.tap("Trick to Ana and Alba")
+    page.tap("Trick to Ana and Alba")
+    page.save()
+    assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "label"),
+    [("draft", "Draft"), ("registration", "Registration open"), ("finished", "Finished")],
+)
+def test_no_hand_is_saved_unless_the_championship_is_running(started, tablet, status, label):
+    page = tablet(started)
+    page.tap("Trick to Ana and Alba")
+    page.tap("Trick to Ana and Alba")
+    set_status(started, status)
+    page.op("save", status=400)
+    message = f"is “{label}”: nothing was saved"
+    assert message in page.page
+    assert "only while the championship is in play" in page.page
+    assert Hand.objects.count() == 0
+    assert message in page.open().page
+
+
+def test_no_hand_is_undone_in_a_finished_championship(one_hand, client, referee):
+    set_status(one_hand, "finished")
+    client.force_login(referee)
+    response = client.post(
+        reverse("referees:undo", args=[one_hand.pk]), {"number": "1"}, follow=True
+    )
+    assert "Las manos solo se pueden registrar, corregir o borrar" in html_of(response)
+    assert Hand.objects.count() == 1
+
+
+def test_an_organiser_outside_the_referees_group_still_records(started, client, user_factory):
+    marta = user_factory("marta")
+    started.stage.championship.organisers.add(marta)
+    client.force_login(marta)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = Tablet(client, started).open()
+    assert NO_LONGER not in page.page
+    page.tap("Trick to Ana and Alba")
+    page.tap("Trick to Ana and Alba")
+    page.save()
+    assert Hand.objects.get().recorded_by == marta
+
+
+# --- Through the services ---------------------------------------------------------------
+
+
+@contextmanager
+def refused(code: str):
+    """The block raises the TournamentError of ``code``."""
+    with pytest.raises(TournamentError) as info:
+        yield
+    assert info.value.code == code, info.value.code
+
+
+@pytest.mark.parametrize("how", ["out_of_group", "inactive", "bare_staff", "nobody"])
+def test_the_services_refuse_whoever_may_not_referee(one_hand, referee, user_factory, how):
+    if how == "out_of_group":
+        user = referee
+        leave_referees(user)
+    elif how == "inactive":
+        user = referee
+        user.is_active = False
+        user.save()
+    elif how == "bare_staff":
+        user = user_factory("becario", is_staff=True)
+    else:
+        user = user_factory("cualquiera")
+    hand = one_hand.hands.get()
+    with refused("not_referee"):
+        result_services.hand_record(match=one_hand, record=TWO_TRICKS_A, recorded_by=user)
+    with refused("not_referee"):
+        result_services.hand_correct(hand=hand, record=TWO_TRICKS_A, corrected_by=user)
+    with refused("not_referee"):
+        result_services.hand_delete_last(match=one_hand, deleted_by=user)
+    with refused("not_referee"):
+        result_services.match_hands_import(match=one_hand, records=[TWO_TRICKS_A], recorded_by=user)
+    assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize("status", ["draft", "registration", "finished"])
+def test_the_services_write_no_hand_unless_running(one_hand, referee, status):
+    set_status(one_hand, status)
+    hand = one_hand.hands.get()
+    # Not even the system (user None: demo data, commands).
+    for user in (referee, None):
+        with refused("championship_not_running"):
+            result_services.hand_record(match=one_hand, record=TWO_TRICKS_A, recorded_by=user)
+        with refused("championship_not_running"):
+            result_services.hand_correct(hand=hand, record=TWO_TRICKS_A, corrected_by=user)
+        with refused("championship_not_running"):
+            result_services.hand_delete_last(match=one_hand, deleted_by=user)
+    assert Hand.objects.count() == 1
+    set_status(one_hand, "running")
+    result_services.hand_delete_last(match=one_hand, deleted_by=referee)
+    assert Hand.objects.count() == 0
+
+
+def test_superusers_and_managing_staff_may_write(one_hand, user_factory):
+    root = user_factory("root", is_staff=True, is_superuser=True)
+    boss = user_factory("jefa", is_staff=True)
+    boss.user_permissions.add(Permission.objects.get(codename="change_championship"))
+    result_services.hand_delete_last(match=one_hand, deleted_by=root)
+    result_services.hand_record(match=one_hand, record=TWO_TRICKS_A, recorded_by=boss)
+    assert Hand.objects.get().recorded_by == boss
