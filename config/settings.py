@@ -163,6 +163,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # timeout. A publish that fails is logged and left to the standings repair below.
 _BROKER_TIMEOUT = env.int("CELERY_BROKER_TIMEOUT", default=1, minimum=1)
 _PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600, minimum=1)
 CELERY_BROKER_CONNECTION_TIMEOUT = _BROKER_TIMEOUT
 CELERY_TASK_PUBLISH_RETRY_POLICY = _PUBLISH_RETRY
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -172,7 +173,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     **_PUBLISH_RETRY,
     # How long a message taken by a worker that vanished (killed, machine lost) stays
     # unacknowledged before Redis hands it to another worker (late acknowledgement).
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600, minimum=1),
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    # Look for such messages this often (kombu's default: a scan every 100 s).
+    "unacked_restore_interval": min(10, _VISIBILITY_TIMEOUT),
+    "unacked_restore_throttle": 1,
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = _BROKER_TIMEOUT
 CELERY_REDIS_SOCKET_TIMEOUT = 5 * _BROKER_TIMEOUT
