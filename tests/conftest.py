@@ -159,8 +159,8 @@ def celery_broker_at(monkeypatch):
     conf = celery_app.conf
 
     def drop_connections() -> None:
-        if celery_app._pool is not None:
-            celery_app._pool.force_close_all()
+        # Forget the app's pools, never close them: kombu keeps them in a registry per
+        # broker URL, where a closed one would fail every later publish of this process.
         celery_app._pool = None
         celery_app.amqp._producer_pool = None
 
