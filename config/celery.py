@@ -1,13 +1,16 @@
 """The Celery application: broker and eagerness come from settings, task policy is fixed here.
 
 Tasks are thin and idempotent, so a message is acknowledged only once its task has run
-(``acks_late``) and is redelivered if the worker dies mid-task.
+(``acks_late``) and is redelivered if the worker dies mid-task: a pool process that dies
+makes the worker reject the message back to the queue (``task_reject_on_worker_lost``),
+and a whole worker that dies leaves it unacknowledged in Redis, which hands it to another
+worker after ``CELERY_VISIBILITY_TIMEOUT``. Broker timeouts and the beat schedule are in
+settings (they differ between machines).
 """
 
 import os
 
 from celery import Celery
-from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -24,11 +27,5 @@ app.conf.update(
     result_accept_content=["json"],
     result_expires=24 * 3600,
     broker_connection_retry_on_startup=True,
-    beat_schedule={
-        "championships-finish-ended": {
-            "task": "tournaments.tasks.championships_finish_ended",
-            "schedule": crontab(hour=3, minute=0),
-        },
-    },
 )
 app.autodiscover_tasks()

@@ -9,6 +9,7 @@ a ``SECRET_KEY`` is required and the security settings default to production val
 import datetime
 from pathlib import Path
 
+from celery.schedules import crontab
 from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
@@ -216,6 +217,46 @@ CELERY_RESULT_BACKEND = env.str(
     default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis", "rediss")) else None,
 )
 CELERY_TIMEZONE = TIME_ZONE
+
+# Tasks are published from web requests, after the result is committed: a broker that is
+# down or hung must cost a request about this many seconds, never a worker's whole
+# timeout. A publish that fails is logged and left to the standings repair below.
+_BROKER_TIMEOUT = env.int("CELERY_BROKER_TIMEOUT", default=1, minimum=1)
+_PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600, minimum=1)
+CELERY_BROKER_CONNECTION_TIMEOUT = _BROKER_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY_POLICY = _PUBLISH_RETRY
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": _BROKER_TIMEOUT,
+    "socket_timeout": _BROKER_TIMEOUT,
+    # Also bounds connecting a channel (kombu retries forever without it).
+    **_PUBLISH_RETRY,
+    # How long a message taken by a worker that vanished (killed, machine lost) stays
+    # unacknowledged before Redis hands it to another worker (late acknowledgement).
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    # Look for such messages this often (kombu's default: a scan every 100 s).
+    "unacked_restore_interval": min(10, _VISIBILITY_TIMEOUT),
+    "unacked_restore_throttle": 1,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = _BROKER_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = 5 * _BROKER_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _PUBLISH_RETRY}
+
+# Periodic tasks (`celery -A config beat`). The repair refreshes the standings a lost
+# refresh left stale (broker down when a result was saved, worker killed mid-task).
+STANDINGS_REPAIR_INTERVAL = env.int("STANDINGS_REPAIR_INTERVAL", default=300, minimum=10)
+CELERY_BEAT_SCHEDULE = {
+    "championships-finish-ended": {
+        "task": "tournaments.tasks.championships_finish_ended",
+        "schedule": crontab(hour=3, minute=0),
+    },
+    "standings-repair": {
+        "task": "tournaments.tasks.repair_standings",
+        "schedule": float(STANDINGS_REPAIR_INTERVAL),
+        # A run not started before the next one is due is dropped, not piled up.
+        "options": {"expires": STANDINGS_REPAIR_INTERVAL},
+    },
+}
 
 # --- API --------------------------------------------------------------------------------
 

@@ -1,13 +1,18 @@
 """Fixtures shared by the whole suite."""
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
-from django.db import connections
+from django.conf import settings
+from django.db import connection, connections
 
 from config import celery_app
 from tests.tournaments.factories import ChampionshipFactory
@@ -91,6 +96,108 @@ def run_project():
         )
 
     return run
+
+
+# --- A broker of the test's own -------------------------------------------------------------
+
+
+class RedisServer:
+    """A redis-server process on a free local port, which a test may stop and start again."""
+
+    def __init__(self, folder: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.folder = folder
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"redis-server did not start on port {self.port}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+
+@pytest.fixture
+def redis_server(tmp_path) -> Iterator[RedisServer]:
+    """A redis-server of this test only (never the shared one); skips if none is installed."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def celery_broker_at(monkeypatch):
+    """Point this process's Celery app at ``url`` (not eager) for the test, then back."""
+    conf = celery_app.conf
+
+    def drop_connections() -> None:
+        # Forget the app's pools, never close them: kombu keeps them in a registry per
+        # broker URL, where a closed one would fail every later publish of this process.
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
+
+    def point(url: str) -> None:
+        drop_connections()
+        monkeypatch.setattr(conf, "broker_url", url)
+        monkeypatch.setattr(conf, "task_always_eager", False)
+
+    yield point
+    drop_connections()
+
+
+def database_url_of_this_test() -> str:
+    """The URL of the database this test writes to (pytest-django renames it ``test_*``)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    credentials = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        credentials += ":" + quote(db["PASSWORD"], safe="")
+    host = db["HOST"] or "localhost"
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+def start_worker(env: Mapping[str, str], *args: str) -> subprocess.Popen:
+    """A Celery worker process (solo pool) with the given environment, output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
+         *args],
+        cwd=settings.BASE_DIR,
+        env=_child_env(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )  # fmt: skip
 
 
 # --- Real-browser tests ---------------------------------------------------------------------

@@ -186,6 +186,9 @@ class Stage(models.Model):
     # and group schedules the formats returned.
     settings = models.JSONField(_("settings"), default=dict, blank=True)
     teams = models.ManyToManyField(Team, related_name="stages", verbose_name=_("teams"))
+    # Bumped in the same transaction as every change of a decided result of the stage: a
+    # standings snapshot computed at an older version is stale (see StandingsSnapshot).
+    results_version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("stage")
@@ -459,6 +462,9 @@ class StandingsSnapshot(models.Model):
         verbose_name=_("group"),
     )
     rows = models.JSONField(_("rows"), default=list)
+    # The stage's results_version read before the rows were computed: the rows reflect at
+    # least those results. Served only while it equals the stage's current version.
+    version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
     computed_at = models.DateTimeField(_("computed at"), auto_now=True)
 
     class Meta:

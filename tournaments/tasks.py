@@ -1,11 +1,26 @@
-"""Celery tasks of the tournaments app: thin, idempotent wrappers around services."""
+"""Celery tasks of the tournaments app: thin, idempotent wrappers around services.
+
+A task is named for what it does (``refresh_standings``), the service it calls for its
+entity and action (``standings.services.standings_refresh``): one name, one thing.
+
+Tasks are queued from web requests only through :func:`refresh_standings_on_commit`,
+which never lets a broker failure reach the request: the result is already committed,
+and the periodic ``repair_standings`` catches up on whatever a failed publish left.
+"""
+
+from __future__ import annotations
+
+import logging
 
 from celery import shared_task
+from django.db import transaction
 from django.utils import timezone
 
 from tournaments.championships import services as championship_services
 from tournaments.models import Stage
 from tournaments.standings import services as standing_services
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task
@@ -14,10 +29,40 @@ def championships_finish_ended() -> int:
     return championship_services.championships_finish_ended(today=timezone.localdate())
 
 
-@shared_task
-def standings_refresh(stage_id: int) -> int:
+# No result is stored: nobody reads it, and asking for one makes the caller subscribe to
+# the result backend, which retries for many seconds when Redis is down.
+@shared_task(ignore_result=True)
+def refresh_standings(stage_id: int) -> int:
     """Recompute the standings snapshots of a stage (queued after each result)."""
     stage = Stage.objects.select_related("championship").filter(pk=stage_id).first()
     if stage is None:  # deleted since the result was recorded: nothing to refresh
         return 0
     return standing_services.standings_refresh(stage=stage)
+
+
+@shared_task(ignore_result=True)
+def repair_standings() -> int:
+    """Refresh every stage whose snapshot is missing or stale (scheduled by beat)."""
+    return standing_services.standings_repair()
+
+
+def refresh_standings_on_commit(*, stage_id: int) -> None:
+    """Queue the stage's standings refresh once the current transaction commits.
+
+    Publishing waits at most the broker timeouts of ``config/settings.py`` and never
+    raises: a failure is logged, naming the stage, and left to ``repair_standings``.
+    Without a broker the refresh runs here, after the commit (eager mode).
+    """
+    transaction.on_commit(lambda: _publish_safely(refresh_standings, stage_id))
+
+
+def _publish_safely(task, stage_id: int) -> None:
+    try:
+        task.delay(stage_id)
+    except Exception:  # the result is stored: a side effect must not turn it into an error
+        logger.exception(
+            "Could not queue %s for stage %s: its standings stay stale until the repair "
+            "task refreshes them.",
+            task.name,
+            stage_id,
+        )

@@ -5,13 +5,13 @@ import os
 import subprocess
 import sys
 import uuid
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
 from config import celery_app
+from tests.conftest import database_url_of_this_test
 from tournaments.models import Championship
 from tournaments.tasks import championships_finish_ended
 
@@ -54,19 +54,6 @@ def test_task_runs_eagerly_in_process_without_a_broker(championship_factory):
     assert ongoing.status == Championship.Status.RUNNING
 
 
-def _database_url_of_this_test() -> str:
-    """The URL of the database this test writes to (pytest-django renames it ``test_*``)."""
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    credentials = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        credentials += ":" + quote(db["PASSWORD"], safe="")
-    host = db["HOST"] or "localhost"
-    port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
-
-
 @pytest.mark.celery_broker
 @pytest.mark.django_db(transaction=True)  # committed rows, so the worker process sees them
 def test_task_runs_on_a_real_worker_through_the_broker(championship_factory, child_env):
@@ -89,7 +76,7 @@ def test_task_runs_on_a_real_worker_through_the_broker(championship_factory, chi
     queue = f"tanteo-test-{uuid.uuid4().hex}"
     env = child_env(
         {
-            "DATABASE_URL": _database_url_of_this_test(),
+            "DATABASE_URL": database_url_of_this_test(),
             "CELERY_BROKER_URL": broker,
             "CELERY_RESULT_BACKEND": settings.CELERY_RESULT_BACKEND or broker,
         }

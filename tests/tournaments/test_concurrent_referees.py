@@ -57,8 +57,8 @@ def test_the_standings_task_is_idempotent_and_tolerates_a_deleted_stage(champion
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
     result_services.match_walkover(match=match, winner=match.team_b, reason="No se presentó")
-    assert tasks.standings_refresh(stage.pk) == 1
-    assert tasks.standings_refresh(stage.pk) == 1
+    assert tasks.refresh_standings(stage.pk) == 1
+    assert tasks.refresh_standings(stage.pk) == 1
     snapshot = StandingsSnapshot.objects.get(stage=stage)
     assert snapshot.rows[0]["team"] == match.team_b_id
-    assert tasks.standings_refresh(stage.pk + 1000) == 0
+    assert tasks.refresh_standings(stage.pk + 1000) == 0

@@ -199,9 +199,13 @@ def test_the_snapshot_is_refreshed_after_each_result(
     assert standing_selectors.stage_standings(stage=stage) == standing_selectors.stage_standings(
         stage=stage, use_snapshot=False
     )
-    # A new result drops the stale snapshot at once, before the refresh runs.
+    # A new result makes the snapshot stale at once, before the refresh runs: it stays
+    # stored (the refresh replaces it) but the standings are computed instead.
     play_between(stage, t1, t2, "XX")
-    assert not StandingsSnapshot.objects.filter(stage=stage).exists()
+    stale = StandingsSnapshot.objects.get(stage=stage, group=None)
+    assert stale.rows == snapshot.rows
+    stage.refresh_from_db()
+    assert stale.version < stage.results_version
     assert order(stage)[0] == 1
 
 

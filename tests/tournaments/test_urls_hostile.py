@@ -29,7 +29,8 @@ HOSTILE = [
 @pytest.fixture
 def staff_client(client, db):
     ChampionshipFactory(slug="copa")
-    client.force_login(get_user_model().objects.create_user("jefa", is_staff=True))
+    # Staff who manage every championship (the model permission a superuser holds).
+    client.force_login(get_user_model().objects.create_superuser("jefa"))
     return client
 
 

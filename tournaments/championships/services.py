@@ -28,10 +28,10 @@ from tournaments.models import (
     Match,
     Membership,
     Player,
-    StandingsSnapshot,
     Team,
 )
 from tournaments.standings import tiebreaks
+from tournaments.standings.services import standings_outdate
 
 
 @transaction.atomic
@@ -148,8 +148,7 @@ def championship_update_rules(
     if tiebreaks is not None:
         championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["rules", "tiebreaks"])
-    # Standings snapshots were ranked with the old chain: recomputed on the next read.
-    StandingsSnapshot.objects.filter(stage__championship=championship).delete()
+    _standings_outdated(championship)
     return championship
 
 
@@ -161,8 +160,14 @@ def championship_set_tiebreaks(
     championship = _rules_unlocked(championship)
     championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["tiebreaks"])
-    StandingsSnapshot.objects.filter(stage__championship=championship).delete()
+    _standings_outdated(championship)
     return championship
+
+
+def _standings_outdated(championship: Championship) -> None:
+    # Standings were ranked with the old rules or chain: no longer served, recomputed.
+    for stage in championship.stages.all():
+        standings_outdate(stage=stage)
 
 
 def _rules_unlocked(championship: Championship) -> Championship:

@@ -24,10 +24,11 @@ from tournaments import tasks
 from tournaments.championships.selectors import is_referee, rules_spec
 from tournaments.championships.services import team_check_ready
 from tournaments.errors import TournamentError, from_engine
-from tournaments.models import Game, Hand, Match, Membership, Stage, StandingsSnapshot, Team
+from tournaments.models import Game, Hand, Match, Membership, Stage, Team
 from tournaments.results import records
 from tournaments.results.selectors import hand_write_problem
 from tournaments.stages.rounds import bracket_sync
+from tournaments.standings import services as standing_services
 
 _DECIDED = (Match.Status.FINISHED, Match.Status.WALKOVER)
 
@@ -414,7 +415,10 @@ def match_walkover(
 
 
 def standings_invalidate(*, stage: Stage) -> None:
-    """Drop the stage's snapshots now and queue their refresh once the result is committed."""
-    StandingsSnapshot.objects.filter(stage=stage).delete()
-    stage_id = stage.pk
-    transaction.on_commit(lambda: tasks.standings_refresh.delay(stage_id))
+    """Mark the stage's snapshots stale now; queue their refresh once the result commits.
+
+    The old snapshot is kept until the refresh replaces it, but is no longer served. A
+    broker that is down never fails the result: the periodic repair refreshes it later.
+    """
+    standing_services.standings_outdate(stage=stage)
+    tasks.refresh_standings_on_commit(stage_id=stage.pk)

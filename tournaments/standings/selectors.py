@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, Q
+from django.db.models import Exists, F, OuterRef, Q
 
 from tournaments.models import Championship, Group, Match, Stage, StandingsSnapshot, Team
 from tournaments.standings import tiebreaks
@@ -92,12 +92,14 @@ def stage_standings(
 
     Computed from the decided matches with the championship's tie-break chain (lots
     seeded by the championship), or read from the snapshot the standings task stores
-    after each result. A handful of queries whatever the number of teams. Pass ``stage``
-    with its championship (``select_related``) to save one.
+    after each result, when that snapshot is current: computed at the stage's present
+    ``results_version`` (a stale one is never served, and costs no extra query). A
+    handful of queries whatever the number of teams. Pass ``stage`` with its championship
+    (``select_related``) to save one.
     """
     championship = stage.championship
     if use_snapshot:
-        snapshot = StandingsSnapshot.objects.filter(stage=stage, group=group).first()
+        snapshot = _current_snapshots().filter(stage=stage, group=group).first()
         if snapshot is not None:
             teams = Team.objects.in_bulk([row["team"] for row in snapshot.rows])
             if len(teams) == len(snapshot.rows):
@@ -140,6 +142,29 @@ def stage_standings(
             )
         )
     return lines
+
+
+def _current_snapshots():
+    # Compared with the stage row in the same query: never with a stage read earlier.
+    return StandingsSnapshot.objects.filter(version=F("stage__results_version"))
+
+
+def stages_needing_refresh(*, limit: int | None = None) -> list[int]:
+    """Ids of the stages with a snapshot missing or stale, oldest stage first.
+
+    A stage with groups needs a current snapshot per group; one without, a snapshot of
+    the whole stage.
+    """
+    current = _current_snapshots()
+    stale_group = Group.objects.filter(stage=OuterRef("pk")).exclude(
+        Exists(current.filter(group=OuterRef("pk")))
+    )
+    stale_stage = ~Exists(Group.objects.filter(stage=OuterRef("pk"))) & ~Exists(
+        current.filter(stage=OuterRef("pk"), group__isnull=True)
+    )
+    ids = Stage.objects.filter(stale_stage | Exists(stale_group)).order_by("pk")
+    ids = ids.values_list("pk", flat=True)
+    return list(ids if limit is None else ids[:limit])
 
 
 @dataclass(frozen=True)
