@@ -44,23 +44,29 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from tournaments import exports, services
+    from tournaments.championships import services as championship_services
+    from tournaments.io import exports
     from tournaments.models import Hand
+    from tournaments.results import services as result_services
+    from tournaments.stages import services as stage_services
 
     call_command("migrate", verbosity=0)
-    championship = services.championship_create(
+    championship = championship_services.championship_create(
         name="Banco de pruebas", slug="bench-exports", start_date=datetime.date(2026, 1, 1)
     )
     for name in ("Los Anchos", "La Parda"):
-        services.team_create(
+        championship_services.team_create(
             championship=championship, name=name, players=[f"{name} 1", f"{name} 2"]
         )
-    stage = services.stage_create(championship=championship, format="round_robin")
-    (match,) = services.round_generate(stage=stage)
-    match = services.match_start(match=match)
+    # Hands are recorded only while a championship is running.
+    for status in ("registration", "running"):
+        championship_services.championship_set_status(championship=championship, status=status)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    match = result_services.match_start(match=match)
     # Both players of the second side go to the mazo at once: a short, legal hand.
     folds = {"events": [{"by": p, "mazo": True} for p in match.seats[1::2]]}
-    services.hand_record(match=match, record=folds, recorded_by=None)
+    result_services.hand_record(match=match, record=folds, recorded_by=None)
     model = Hand.objects.get(match=match)
 
     print(f"database: {django.db.connection.vendor}; Python {sys.version.split()[0]}")
