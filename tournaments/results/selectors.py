@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
 from tournaments.models import Championship, Hand, Match, Membership
@@ -37,3 +37,17 @@ def match_of(*, championship: Championship, match_id: int) -> Match:
         raise Http404("No such match.")
     match.stage.championship = championship
     return match
+
+
+def championship_matches(*, championship: Championship) -> QuerySet[Match]:
+    """Every match of a championship, in stage and round order, with teams and referee."""
+    return (
+        Match.objects.filter(stage__championship=championship)
+        .select_related("round", "group", "team_a", "team_b", "referee")
+        .order_by("stage__order", "round__number", "pk")
+    )
+
+
+def match_hands(*, match: Match) -> QuerySet[Hand]:
+    """The hands of a match in order, with who recorded them and their game."""
+    return match.hands.select_related("recorded_by", "game").order_by("number")
