@@ -22,10 +22,13 @@ class TeamBriefSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     round_label = serializers.CharField(source="round.label", read_only=True)
-    group = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
     team_a = TeamBriefSerializer(read_only=True)
     team_b = TeamBriefSerializer(read_only=True, allow_null=True)
-    referee = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    referee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    outcome = serializers.CharField(
+        read_only=True, help_text="played, walkover, forfeit, bye; empty until decided."
+    )
 
     class Meta:
         model = Match
@@ -121,7 +124,9 @@ class HandSerializer(serializers.ModelSerializer):
     points = serializers.SerializerMethodField()
     score = serializers.SerializerMethodField()
     game = serializers.IntegerField(source="game.number", read_only=True, allow_null=True)
-    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    recorded_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = Hand

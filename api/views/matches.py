@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -26,13 +27,20 @@ from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 
 
+class IdFilter(django_filters.NumberFilter):
+    """A whole number within what the database stores (a huge one is a 400, not a 500)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, min_value=1, max_value=2**31 - 1, **kwargs)
+
+
 class MatchFilter(django_filters.FilterSet):
-    stage = django_filters.NumberFilter(field_name="stage_id", help_text="A stage's id.")
-    round = django_filters.NumberFilter(
-        field_name="round__number", help_text="A round's number (with stage)."
-    )
+    stage = IdFilter(field_name="stage_id", help_text="A stage's id.")
+    round = IdFilter(field_name="round__number", help_text="A round's number (with stage).")
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
-    team = django_filters.NumberFilter(method="filter_team", help_text="A team's id.")
+    team = IdFilter(method="filter_team", help_text="A team's id.")
 
     class Meta:
         model = Match
