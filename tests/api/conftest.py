@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
-from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -15,11 +16,19 @@ GENEROUS = {"anon": "100000/min", "user_write": "100000/min"}
 
 @pytest.fixture(autouse=True)
 def generous_throttles(settings):
-    """No test is throttled by accident; tests of the throttle set their own rates."""
+    """No test is throttled by accident; tests of the throttle set their own rates.
+
+    Each test counts its requests in a cache of its own (local memory, a new location):
+    nothing carries over between tests, and a shared Redis (``REDIS_URL``) is never used
+    or cleared.
+    """
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": GENEROUS}
-    cache.clear()
-    yield
-    cache.clear()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"api-test-{uuid.uuid4()}",
+        }
+    }
 
 
 def client_for(user=None, language: str = "en") -> APIClient:

@@ -118,3 +118,18 @@ def test_lists_are_paginated(organiser):
     missing = client_for().get(f"{V1}/championships/copa/teams/?page=9")
     assert missing.status_code == 404
     assert missing.json()["error"]["code"] == "not_found"
+
+
+def test_a_seed_changes_only_while_the_team_has_no_match(organiser):
+    championship = managed(organiser, slug="copa")
+    first, _second = (TeamFactory(championship=championship, seed=n) for n in (1, 2))
+    api = client_for(organiser)
+    url = f"{V1}/championships/copa/teams/{first.pk}/"
+    assert api.patch(url, {"seed": 5}, format="json").json()["seed"] == 5
+    stage = api.post(f"{V1}/championships/copa/stages/", {"format": "round_robin"}).json()
+    api.post(f"{V1}/championships/copa/stages/{stage['id']}/rounds/", {}, format="json")
+    locked = api.patch(url, {"seed": 1}, format="json")
+    assert (locked.status_code, locked.json()["error"]["code"]) == (409, "seed_locked")
+    assert api.patch(url, {"name": "Renombrado"}, format="json").status_code == 200
+    first.refresh_from_db()
+    assert (first.seed, first.name) == (5, "Renombrado")
