@@ -55,8 +55,30 @@ ERRORS = {
 READ_ERRORS = (400, 401, 403, 404, 405, 406, 429)
 
 
+WHO = {
+    "read": "Who: anyone reads what is public; organisers and staff also their drafts "
+    "(404 to anyone else).",
+    "authenticated": "Who: any authenticated user (401 without credentials).",
+    "organisers": "Who: the championship's organisers and staff (401 without credentials, "
+    "403 if you may read it but not manage it, 404 if you may not even read it).",
+    "referees": "Who: the match's referee, the championship's organisers and staff (401 "
+    "without credentials, 403 for anyone else who may read the match, 404 otherwise).",
+}
+
+
 class AutoSchema(BaseAutoSchema):
-    """drf-spectacular's schema, plus the error responses of every operation."""
+    """drf-spectacular's schema, plus who may call each operation and its error responses.
+
+    A view says who writes through it with ``writers`` (a key of ``WHO``).
+    """
+
+    def get_description(self) -> str:
+        description = super().get_description() or ""
+        if self.method in ("GET", "HEAD"):
+            who = WHO["read"]
+        else:
+            who = WHO.get(getattr(self.view, "writers", ""), "")
+        return f"{description}\n\n{who}".strip()
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction=direction)

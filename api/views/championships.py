@@ -35,6 +35,7 @@ class ChampionshipFilter(django_filters.FilterSet):
 class ChampionshipList(ApiView):
     """Championships you may read: every public one, and the drafts you organise."""
 
+    writers = "authenticated"
     serializer_class = ChampionshipSerializer
     filterset_class = ChampionshipFilter
 
@@ -55,6 +56,9 @@ class ChampionshipList(ApiView):
 
 
 class ChampionshipDetail(ApiView):
+    """A championship: its details, rules and tie-breaks."""
+
+    writers = "organisers"
     serializer_class = ChampionshipSerializer
 
     def get(self, request: Request, slug: str) -> Response:
@@ -90,6 +94,9 @@ class ChampionshipDetail(ApiView):
 
 
 class ChampionshipStatus(ApiView):
+    """A championship's status."""
+
+    writers = "organisers"
     serializer_class = StatusSerializer
 
     @extend_schema(request=StatusSerializer, responses={200: ChampionshipSerializer})

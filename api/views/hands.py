@@ -31,6 +31,9 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 class HandList(ApiView):
+    """The hands of a match."""
+
+    writers = "referees"
     serializer_class = HandSerializer
     queryset = Hand.objects.none()  # the schema's model; reads go through the selectors
 
@@ -75,6 +78,9 @@ class HandList(ApiView):
 
 
 class HandLast(ApiView):
+    """The last hand of a match."""
+
+    writers = "referees"
     serializer_class = HandSerializer
 
     @extend_schema(responses={204: None})

@@ -74,6 +74,9 @@ def _detail(match_id: int) -> Response:
 
 
 class MatchDetail(ApiView):
+    """A match."""
+
+    writers = "organisers"
     serializer_class = MatchDetailSerializer
 
     def get(self, request: Request, match_id: int) -> Response:
@@ -96,6 +99,9 @@ class MatchDetail(ApiView):
 
 
 class MatchSeats(ApiView):
+    """A match's seating."""
+
+    writers = "referees"
     serializer_class = SeatsSerializer
 
     @extend_schema(request=SeatsSerializer, responses={200: MatchDetailSerializer})
@@ -108,6 +114,9 @@ class MatchSeats(ApiView):
 
 
 class MatchWalkover(ApiView):
+    """A walkover or forfeit."""
+
+    writers = "organisers"
     serializer_class = WalkoverSerializer
 
     @extend_schema(request=WalkoverSerializer, responses={200: MatchDetailSerializer})

@@ -33,6 +33,9 @@ def _stages(championship):
 
 
 class StageList(ApiView):
+    """The stages of a championship, in order."""
+
+    writers = "organisers"
     serializer_class = StageSerializer
     queryset = Stage.objects.none()  # the schema's model; reads go through the selectors
 
@@ -60,6 +63,8 @@ class StageList(ApiView):
 
 
 class StageDetail(ApiView):
+    """A stage: its format, settings, teams and groups."""
+
     serializer_class = StageSerializer
 
     def get(self, request: Request, slug: str, stage_id: int) -> Response:
@@ -70,6 +75,7 @@ class StageDetail(ApiView):
 class RoundList(ApiView):
     """The rounds of a stage, each with its matches; POST generates the next one."""
 
+    writers = "organisers"
     serializer_class = RoundSerializer
     queryset = Round.objects.none()
 

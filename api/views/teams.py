@@ -36,6 +36,7 @@ def _team(championship: Championship, team_id: int) -> Team:
 class TeamList(ApiView):
     """The teams of a championship in seed order, with their players."""
 
+    writers = "organisers"
     serializer_class = TeamSerializer
     queryset = Team.objects.none()  # the schema's model; reads go through the selectors
 
@@ -58,6 +59,9 @@ class TeamList(ApiView):
 
 
 class TeamDetail(ApiView):
+    """A team of the championship, with its players."""
+
+    writers = "organisers"
     serializer_class = TeamSerializer
 
     def get(self, request: Request, slug: str, team_id: int) -> Response:
@@ -82,6 +86,9 @@ class TeamDetail(ApiView):
 
 
 class TeamImport(ApiView):
+    """The CSV import of teams."""
+
+    writers = "organisers"
     serializer_class = TeamImportSerializer
     parser_classes = [MultiPartParser, FormParser]
 

@@ -120,6 +120,13 @@ def test_the_schema_and_its_docs_are_served_without_a_cdn(db):
     post = schema["paths"]["/api/v1/matches/{match_id}/hands/"]["post"]
     assert {"200", "201", "400", "401", "403", "404", "409", "422", "429"} <= set(post["responses"])
     assert "Idempotency-Key" in [p["name"] for p in post["parameters"]]
+    operations = [
+        (path, operation)
+        for path, item in schema["paths"].items()
+        for operation in item.values()
+        if not path.endswith("/auth/token/")
+    ]
+    assert [path for path, op in operations if "Who: " not in op["description"]] == []
     docs = browser.get("/api/docs/").content.decode()
     assert "swagger-ui" in docs
     assert "/static/drf_spectacular_sidecar/" in docs
