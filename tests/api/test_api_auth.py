@@ -131,3 +131,5 @@ def test_the_schema_and_its_docs_are_served_without_a_cdn(db):
     assert "swagger-ui" in docs
     assert "/static/drf_spectacular_sidecar/" in docs
     assert "cdn" not in docs.lower()
+    assert "<script>" not in docs  # no inline script: the settings come as a file
+    assert browser.get("/api/docs/?script=")["Content-Type"] == "application/javascript"
