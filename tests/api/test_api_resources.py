@@ -133,3 +133,19 @@ def test_a_seed_changes_only_while_the_team_has_no_match(organiser):
     assert api.patch(url, {"name": "Renombrado"}, format="json").status_code == 200
     first.refresh_from_db()
     assert (first.seed, first.name) == (5, "Renombrado")
+
+
+def test_hot_reads_cost_a_fixed_number_of_queries(organiser, django_assert_max_num_queries):
+    championship = managed(organiser, slug="copa")
+    for seed in range(1, 13):
+        TeamFactory(championship=championship, seed=seed)
+    api = client_for(organiser)
+    stage = api.post(f"{V1}/championships/copa/stages/", {"format": "round_robin"}).json()
+    api.post(f"{V1}/championships/copa/stages/{stage['id']}/rounds/", {}, format="json")
+    anonymous = client_for()
+    with django_assert_max_num_queries(8):  # championship, stage, groups, snapshot or results
+        anonymous.get(f"{V1}/championships/copa/stages/{stage['id']}/standings/")
+    with django_assert_max_num_queries(3):  # championship, count, page
+        assert anonymous.get(f"{V1}/championships/copa/matches/").json()["count"] == 6
+    with django_assert_max_num_queries(4):  # championship, count, teams, their players
+        assert anonymous.get(f"{V1}/championships/copa/teams/").json()["count"] == 12
