@@ -1,12 +1,43 @@
-"""API routes, mounted at ``/api/``."""
+"""API routes, mounted at ``/api/``: the schema, its docs and version 1 (docs/api.md)."""
 
-from rest_framework.routers import DefaultRouter
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import ChampionshipViewSet
+from api import pages
+from api.views import auth, championships, hands, matches, stages, teams
 
 app_name = "api"
 
-router = DefaultRouter()
-router.register("championships", ChampionshipViewSet, basename="championship")
+CHAMPIONSHIP = "championships/<slug:slug>/"
+STAGE = CHAMPIONSHIP + "stages/<int:stage_id>/"
+MATCH = "matches/<int:match_id>/"
 
-urlpatterns = router.urls
+v1 = [
+    path("auth/token/", auth.TokenView.as_view(), name="token"),
+    path("championships/", championships.ChampionshipList.as_view(), name="championships"),
+    path(CHAMPIONSHIP, championships.ChampionshipDetail.as_view(), name="championship"),
+    path(CHAMPIONSHIP + "status/", championships.ChampionshipStatus.as_view(), name="status"),
+    path(CHAMPIONSHIP + "teams/", teams.TeamList.as_view(), name="teams"),
+    path(CHAMPIONSHIP + "teams/import/", teams.TeamImport.as_view(), name="teams-import"),
+    path(CHAMPIONSHIP + "teams/<int:team_id>/", teams.TeamDetail.as_view(), name="team"),
+    path(CHAMPIONSHIP + "stages/", stages.StageList.as_view(), name="stages"),
+    path(STAGE, stages.StageDetail.as_view(), name="stage"),
+    path(STAGE + "rounds/", stages.RoundList.as_view(), name="rounds"),
+    path(STAGE + "standings/", stages.Standings.as_view(), name="standings"),
+    path(STAGE + "bracket/", stages.Bracket.as_view(), name="bracket"),
+    path(CHAMPIONSHIP + "matches/", matches.MatchList.as_view(), name="matches"),
+    path(MATCH, matches.MatchDetail.as_view(), name="match"),
+    path(MATCH + "seats/", matches.MatchSeats.as_view(), name="seats"),
+    path(MATCH + "walkover/", matches.MatchWalkover.as_view(), name="walkover"),
+    path(MATCH + "hands/", hands.HandList.as_view(), name="hands"),
+    path(MATCH + "hands/last/", hands.HandLast.as_view(), name="hand-last"),
+    path("players/<int:player_id>/", teams.PlayerDetail.as_view(), name="player"),
+]
+
+urlpatterns = [
+    path("v1/", include(v1)),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The split view serves its settings as a script file: no inline script for the CSP.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("token/", pages.token_page, name="token-page"),
+]

@@ -260,10 +260,50 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- API --------------------------------------------------------------------------------
 
+# --- API (Django REST framework, drf-spectacular, django-filter): docs/api.md ------------
+# Kept in one block: the API's apps, authentication, errors, pagination and throttles.
+
+INSTALLED_APPS += [
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    # Swagger UI and Redoc served from our own static files, never from a CDN.
+    "drf_spectacular_sidecar",
+]
+
 REST_FRAMEWORK = {
+    # Token first: a request without credentials is answered 401 with `WWW-Authenticate`.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserWriteThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="120/min"),
+        "user_write": env.str("API_THROTTLE_USER_WRITE", default="120/min"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Tanteo API",
+    "DESCRIPTION": "Truco championships: read everything public; organisers and referees "
+    "write. Errors, idempotency and throttling: docs/api.md.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "ChampionshipStatusEnum": "tournaments.models.Championship.Status",
+        "MatchStatusEnum": "tournaments.models.Match.Status",
+    },
 }
 
 # --- Logging ----------------------------------------------------------------------------

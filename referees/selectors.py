@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
 from scoring.match import next_hand
@@ -53,26 +53,23 @@ def organises_any(*, user: Any) -> bool:
 
 
 def match_for_referee(*, user: Any, pk: int) -> Match:
-    """The match ``pk`` with teams, players, games and hands, if ``user`` may referee it;
-    else ``Http404``."""
-    allowed = Match.objects.filter(pk=pk, team_b__isnull=False)  # a bye is not played
-    if not championship_selectors.manages_every_championship(user):
-        managed = championship_selectors.championships_managed(user=user)
-        allowed = allowed.filter(Q(referee=user) | Q(stage__championship__in=managed))
-    if not allowed.exists():
-        raise Http404("No such match.")
-    return (
-        Match.objects.select_related(
-            "stage__championship", "round", "team_a", "team_b", "winner", "referee"
-        )
+    """The match ``pk`` with teams, players, games and hands, if ``user`` may referee it
+    (``championships.selectors.may_referee``: its referee, or who manages its championship);
+    else ``Http404``. A bye is never refereed."""
+    match = (
+        Match.objects.filter(pk=pk, team_b__isnull=False)
+        .select_related("stage__championship", "round", "team_a", "team_b", "winner", "referee")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=_MEMBERS),
             Prefetch("team_b__memberships", queryset=_MEMBERS),
             "games__winner",
             Prefetch("hands", queryset=Hand.objects.order_by("number")),
         )
-        .get(pk=pk)
+        .first()
     )
+    if match is None or not championship_selectors.may_referee(user, match):
+        raise Http404("No such match.")
+    return match
 
 
 @dataclass

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
 from tournaments.results import services as result_services
+from tournaments.results.numbering import hand_record_numbered
 
 
 def stale(number: int) -> TournamentError:
@@ -50,11 +51,20 @@ def hand_save(
     recorded_by: AbstractBaseUser | None,
 ) -> Hand:
     """Record ``record`` as hand ``number`` of ``match``, or raise if that is no longer the
-    next hand (a translated ``TournamentError``, code ``stale_hand``)."""
-    expected = _locked_count(match) + 1
-    if expected != number:
-        raise stale(expected)
-    return result_services.hand_record(match=match, record=record, recorded_by=recorded_by)
+    next hand (a translated ``TournamentError``, code ``stale_hand``).
+
+    The numbered save every client uses (``results.numbering``): the same hand sent twice
+    (a double tap, a tablet retrying) is stored once and answered with the stored hand.
+    """
+    try:
+        hand, _created = hand_record_numbered(
+            match=match, number=number, record=record, recorded_by=recorded_by
+        )
+    except TournamentError as error:
+        if error.code in ("hand_exists", "hand_number"):
+            raise stale(error.params["expected"]) from None
+        raise
+    return hand
 
 
 @transaction.atomic

@@ -1,14 +1,14 @@
-"""The read-only championships endpoint of the API."""
+"""Championships through the API: what the public reads, and what organisers change."""
 
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from tests.api.conftest import V1, client_for
 from tournaments.models import Championship
 
-LIST = "/api/championships/"
+LIST = f"{V1}/championships/"
 
 
 @pytest.fixture
@@ -25,6 +25,7 @@ def published(championship_factory):
         start_date=datetime.date(2026, 6, 1),
         end_date=datetime.date(2026, 6, 3),
         venue="Peña El Ancho de Espadas",
+        rules={"preset": "trucardo"},
     )
 
 
@@ -43,8 +44,23 @@ def test_list_shows_public_championships_only(api, published, championship_facto
             "start_date": "2026-06-01",
             "end_date": "2026-06-03",
             "venue": "Peña El Ancho de Espadas",
+            "preset": "trucardo",
+            "options": {},
+            "team_size": 2,
+            "tiebreaks": ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"],
         }
     ]
+
+
+def test_an_organiser_also_lists_and_reads_his_drafts(organiser, championship_factory):
+    mine = championship_factory(slug="mi-borrador", status=Championship.Status.DRAFT)
+    mine.organisers.add(organiser)
+    championship_factory(slug="ajeno", status=Championship.Status.DRAFT)
+    api = client_for(organiser)
+    assert [c["slug"] for c in api.get(LIST).json()["results"]] == ["mi-borrador"]
+    assert api.get(f"{LIST}mi-borrador/").status_code == 200
+    assert api.get(f"{LIST}ajeno/").status_code == 404
+    assert api.get(f"{LIST}?status=draft").json()["count"] == 1
 
 
 def test_status_labels_follow_the_requested_language(api, published):
@@ -58,28 +74,68 @@ def test_status_labels_follow_the_requested_language(api, published):
 def test_detail_by_slug_and_drafts_are_not_found(api, published, championship_factory):
     championship_factory(slug="borrador", status=Championship.Status.DRAFT)
     assert api.get(f"{LIST}copa-trucardo/").json()["name"] == "Copa Trucardo"
-    assert api.get(f"{LIST}borrador/").status_code == 404
+    response = api.get(f"{LIST}borrador/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 404
+    assert response.json() == {
+        "error": {"code": "not_found", "message": "Not found.", "fields": {}}
+    }
     assert api.get(f"{LIST}no-such-championship/").status_code == 404
 
 
-def test_the_endpoint_is_read_only(api, published):
-    payload = {"slug": "new", "name": "New", "status": "running", "start_date": "2026-01-01"}
-    assert api.post(LIST, payload, format="json").status_code == 403  # anonymous
-
-    staff = get_user_model().objects.create_user("organiser", password="x", is_staff=True)
-    api.force_authenticate(staff)
-    assert api.post(LIST, payload, format="json").status_code == 405
-    assert api.delete(f"{LIST}copa-trucardo/").status_code == 405
-    assert list(Championship.objects.values_list("slug", flat=True)) == ["copa-trucardo"]
-
-
-def test_the_api_root_links_the_championships(api, db):
-    response = api.get("/api/", HTTP_ACCEPT="application/json")
-    assert response.status_code == 200
-    assert response.json()["championships"].endswith(LIST)
+def test_create_makes_a_draft_organised_by_its_creator(organiser):
+    api = client_for(organiser)
+    payload = {"name": "Nuevo", "slug": "nuevo", "start_date": "2026-01-01", "preset": "catalan"}
+    response = api.post(LIST, payload, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "draft"
+    created = Championship.objects.get(slug="nuevo")
+    assert list(created.organisers.all()) == [organiser]
+    assert created.rules == {"preset": "catalan"}
 
 
-def test_the_list_costs_two_queries(api, championship_factory, django_assert_max_num_queries):
+def test_a_bad_rule_option_is_refused_by_the_engine_in_the_request_language(organiser):
+    payload = {
+        "name": "Nuevo",
+        "slug": "nuevo",
+        "start_date": "2026-01-01",
+        "options": {"colour": "red"},
+    }
+    body = client_for(organiser, "es").post(LIST, payload, format="json").json()
+    assert body["error"]["code"] == "unknown_option"
+    assert "colour" in body["error"]["message"]
+    assert body["error"]["message"] != "Unknown rule option 'colour'."
+    assert not Championship.objects.filter(slug="nuevo").exists()
+
+
+def test_patch_details_and_rules_until_the_first_hand(organiser, published):
+    published.organisers.add(organiser)
+    api = client_for(organiser)
+    url = f"{LIST}copa-trucardo/"
+    body = api.patch(url, {"venue": "Casal", "preset": "argentine_flor"}, format="json").json()
+    assert (body["venue"], body["preset"], body["name"]) == (
+        "Casal",
+        "argentine_flor",
+        "Copa Trucardo",
+    )
+    response = api.patch(url, {"end_date": "2026-05-01"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "dates_reversed"
+
+
+def test_status_moves_one_step(organiser, published):
+    published.organisers.add(organiser)
+    api = client_for(organiser)
+    url = f"{LIST}copa-trucardo/status/"
+    assert api.post(url, {"status": "finished"}, format="json").json()["status"] == "finished"
+    response = api.post(url, {"status": "draft"}, format="json")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "bad_status_change"
+    assert api.post(url, {"status": "nope"}, format="json").json()["error"]["fields"] == {
+        "status": ['"nope" is not a valid choice.']
+    }
+
+
+def test_the_list_costs_few_queries(api, championship_factory, django_assert_max_num_queries):
     championship_factory.create_batch(8)
     with django_assert_max_num_queries(2):  # the page's count, then its rows
         assert len(api.get(LIST).json()["results"]) == 8

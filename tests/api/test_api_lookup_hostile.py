@@ -14,10 +14,10 @@ from tests.tournaments.factories import ChampionshipFactory
 )
 def test_a_lookup_that_is_not_a_slug_is_404(db, lookup):
     ChampionshipFactory(slug="copa")
-    response = APIClient().get(f"/api/championships/{lookup}/")
+    response = APIClient().get(f"/api/v1/championships/{lookup}/")
     assert response.status_code == 404
 
 
 def test_a_slug_still_finds_its_championship(db):
     ChampionshipFactory(slug="copa-2026_b")
-    assert APIClient().get("/api/championships/copa-2026_b/").status_code == 200
+    assert APIClient().get("/api/v1/championships/copa-2026_b/").status_code == 200

@@ -5,6 +5,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as UserGroup
+from django.contrib.auth.models import Permission
 
 from tournaments.models import Championship, Membership, Player, Team
 
@@ -26,6 +27,19 @@ class RefereeFactory(UserFactory):
         if create:
             group, _ = UserGroup.objects.get_or_create(name="referees")
             self.groups.add(group)
+
+
+class StaffFactory(UserFactory):
+    """Staff who manage every championship: the model permission ``change_championship``
+    (the staff flag alone opens only the admin)."""
+
+    username = factory.Sequence(lambda n: f"staff{n}")
+    is_staff = True
+
+    @factory.post_generation
+    def manage_every_championship(self, create, extracted, **kwargs):
+        if create:
+            self.user_permissions.add(Permission.objects.get(codename="change_championship"))
 
 
 class ChampionshipFactory(factory.django.DjangoModelFactory):

@@ -129,6 +129,35 @@ def championship_for_organiser(*, user: Any, slug: str) -> Championship:
     return championship
 
 
+def championships_visible(*, user: Any) -> QuerySet[Championship]:
+    """What ``user`` may read: every public championship, and the drafts he may manage."""
+    public = Championship.objects.exclude(status=Championship.Status.DRAFT)
+    if not user.is_authenticated:
+        return public
+    return Championship.objects.filter(
+        Q(pk__in=public.values("pk")) | Q(pk__in=_managed_by(user).values("pk"))
+    )
+
+
+def championship_visible(*, user: Any, slug: str) -> Championship:
+    """The championship ``slug`` if ``user`` may read it (public, or his draft), else 404."""
+    championship = championships_visible(user=user).filter(slug=slug).first()
+    if championship is None:
+        raise Http404("No such championship.")
+    return championship
+
+
+def may_referee(user: Any, match: Any) -> bool:
+    """Whether ``user`` may open ``match`` to record its hands: its referee, and whoever
+    manages its championship (:func:`can_manage`). The tablet and the API both ask this;
+    the results services then check that he may still referee and that play is on."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if match.referee_id is not None and match.referee_id == user.pk:
+        return True
+    return can_manage(user, match.stage.championship)
+
+
 def championship_public(*, slug: str) -> Championship:
     """A championship the public may see (not a draft), else ``Http404``."""
     championship = (

@@ -408,6 +408,50 @@ def team_check_ready(team: Team, championship: Championship) -> None:
 
 
 @transaction.atomic
+def team_update(
+    *, team: Team, name: str | None = None, club: str | None = None, seed: int | None = None
+) -> Team:
+    """Rename a team, change its club or its seed (arguments left ``None`` stay).
+
+    The name stays unique in the championship (checked under the championship lock); the
+    seed, which draws are made from, may change only while the team has no match.
+    """
+    lock_championship(team.championship)
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    fields = []
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise TournamentError(_("A team needs a name."), code="team_name_missing")
+        taken = Team.objects.filter(championship_id=team.championship_id, name=name)
+        if taken.exclude(pk=team.pk).exists():
+            raise TournamentError(
+                _("This championship already has a team called %(name)s."),
+                code="team_name_taken",
+                params={"name": name},
+            )
+        team.name = name
+        fields.append("name")
+    if club is not None:
+        team.club = club.strip()
+        fields.append("club")
+    if seed is not None and seed != team.seed:
+        if seed < 1:
+            raise TournamentError(_("A seed is a whole number from 1."), code="bad_seed")
+        if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+            raise TournamentError(
+                _("Team %(team)s has matches: its seed can no longer change."),
+                code="seed_locked",
+                params={"team": team.name},
+            )
+        team.seed = seed
+        fields.append("seed")
+    if fields:
+        team.save(update_fields=fields)
+    return team
+
+
+@transaction.atomic
 def team_remove(*, team: Team) -> None:
     """Remove a team (and its memberships) while entries are open and it has no match."""
     championship = Championship.objects.select_for_update().get(pk=team.championship_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
@@ -79,3 +79,17 @@ def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | N
         ),
         code="not_referee",
     )
+
+
+def championship_matches(*, championship: Championship) -> QuerySet[Match]:
+    """Every match of a championship, in stage and round order, with teams and referee."""
+    return (
+        Match.objects.filter(stage__championship=championship)
+        .select_related("round", "group", "team_a", "team_b", "referee")
+        .order_by("stage__order", "round__number", "pk")
+    )
+
+
+def match_hands(*, match: Match) -> QuerySet[Hand]:
+    """The hands of a match in order, with who recorded them and their game."""
+    return match.hands.select_related("recorded_by", "game").order_by("number")

@@ -30,6 +30,11 @@ def round_matches(*, round: Round) -> QuerySet[Match]:
     return _match_queryset().filter(round=round)
 
 
+def matches_of(*, ids: Iterable[int]) -> QuerySet[Match]:
+    """The matches ``ids`` (e.g. a round just generated) with their teams and round."""
+    return _match_queryset().select_related("stage__championship").filter(pk__in=list(ids))
+
+
 def stage_rounds(*, stage: Stage) -> QuerySet[Round]:
     """The rounds of a stage, each with its matches (two queries in all)."""
     return stage.rounds.prefetch_related(Prefetch("matches", queryset=_match_queryset()))

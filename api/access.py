@@ -1,0 +1,75 @@
+"""Who may read and write what, through the API: the selectors' rules, in API terms.
+
+A resource the user may not see is a 404 whatever he asked (a draft is never revealed);
+one he may see but not change is a 403. The rules themselves live in
+``tournaments.championships.selectors`` (``championships_visible``, ``can_manage``,
+``may_referee``); nothing here re-decides them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from rest_framework.exceptions import PermissionDenied
+
+from tournaments.championships import selectors as championship_selectors
+from tournaments.models import Championship, Match
+from tournaments.stages import selectors as stage_selectors
+
+
+def championship(request: Any, slug: str) -> Championship:
+    """A championship the user may read (public, or a draft he manages), else 404."""
+    return championship_selectors.championship_visible(user=request.user, slug=slug)
+
+
+def managed_championship(request: Any, slug: str) -> Championship:
+    """A championship the user manages: 404 if he cannot even see it, else 403."""
+    found = championship(request, slug)
+    if not championship_selectors.can_manage(request.user, found):
+        raise PermissionDenied()
+    return found
+
+
+def stage(request: Any, slug: str, stage_id: int) -> Any:
+    return stage_selectors.stage_of(championship=championship(request, slug), stage_id=stage_id)
+
+
+def visible_matches(request: Any) -> QuerySet[Match]:
+    """Matches of the championships the user may read, and those he referees."""
+    visible = championship_selectors.championships_visible(user=request.user)
+    condition = Q(stage__championship__in=visible)
+    if request.user.is_authenticated:
+        condition |= Q(referee=request.user)
+    return Match.objects.filter(condition)
+
+
+def match(request: Any, match_id: int) -> Match:
+    """A match the user may read (with its stage and championship), else 404."""
+    found = (
+        visible_matches(request)
+        .select_related("stage__championship", "round", "group", "team_a", "team_b", "winner")
+        .select_related("referee")
+        .filter(pk=match_id)
+        .first()
+    )
+    if found is None:
+        raise Http404("No such match.")
+    return found
+
+
+def managed_match(request: Any, match_id: int) -> Match:
+    """A match of a championship the user manages: 404 if unseen, else 403."""
+    found = match(request, match_id)
+    if not championship_selectors.can_manage(request.user, found.stage.championship):
+        raise PermissionDenied()
+    return found
+
+
+def refereed_match(request: Any, match_id: int) -> Match:
+    """A match whose hands the user may record (its referee, organisers, staff)."""
+    found = match(request, match_id)
+    if not championship_selectors.may_referee(request.user, found):
+        raise PermissionDenied()
+    return found

@@ -1,0 +1,67 @@
+"""``Idempotency-Key``: a retried write gets the first response instead of running twice.
+
+The key is the client's (any string up to 200 characters), per user. The first request
+with a key inserts its row inside the request's transaction; a concurrent request with
+the same key blocks on the unique index until the first commits, then reads the stored
+response (or, if the first failed and rolled back, runs itself). Failed requests keep no
+key: a retry runs again and meets the same refusal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.errors import Unprocessable
+from api.models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+
+
+def _fingerprint(request: Request) -> str:
+    data = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def run_once(request: Request, action: Callable[[], Response]) -> Response:
+    """Run ``action`` (atomically) unless this user's key has already been answered."""
+    key = request.headers.get(HEADER, "").strip()
+    if not key:
+        with transaction.atomic():
+            return action()
+    if len(key) > 200:
+        raise Unprocessable(_("An Idempotency-Key has at most 200 characters."))
+    identity = {
+        "method": request.method,
+        "path": request.path,
+        "fingerprint": _fingerprint(request),
+    }
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                stored = IdempotencyKey.objects.create(user=request.user, key=key, **identity)
+        except IntegrityError:
+            return _replay(IdempotencyKey.objects.get(user=request.user, key=key), identity)
+        response = action()
+        stored.status = response.status_code
+        stored.response = json.loads(JSONRenderer().render(response.data) or b"null")
+        stored.save(update_fields=["status", "response"])
+        return response
+
+
+def _replay(stored: IdempotencyKey, identity: dict[str, Any]) -> Response:
+    if any(getattr(stored, field) != value for field, value in identity.items()):
+        raise Unprocessable(
+            _("This Idempotency-Key was already used for another request."),
+            code="idempotency_key_reused",
+        )
+    return Response(stored.response, status=stored.status, headers={REPLAYED: "true"})

@@ -1,0 +1,1 @@
+"""Serializers of the API: plain data in and out, no rules (the services own them)."""

@@ -1,0 +1,83 @@
+"""Championships: what is read, and the requests that create and change them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Championship
+from tournaments.standings import tiebreaks
+
+PRESETS = ["argentine", "argentine_flor", "trucardo", "catalan"]
+TIEBREAKS = list(tiebreaks.TIEBREAKS)
+
+
+class ChampionshipSerializer(serializers.ModelSerializer):
+    status_display = serializers.CharField(source="get_status_display", read_only=True)
+    preset = serializers.SerializerMethodField()
+    options = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Championship
+        fields = [
+            "slug",
+            "name",
+            "status",
+            "status_display",
+            "start_date",
+            "end_date",
+            "venue",
+            "preset",
+            "options",
+            "team_size",
+            "tiebreaks",
+        ]
+        read_only_fields = fields
+
+    def get_preset(self, championship: Championship) -> str:
+        rules = championship.rules
+        return rules if isinstance(rules, str) else str(rules.get("preset", ""))
+
+    @extend_schema_field({"type": "object", "additionalProperties": True})
+    def get_options(self, championship: Championship) -> dict[str, Any]:
+        rules = championship.rules
+        return {} if isinstance(rules, str) else {k: v for k, v in rules.items() if k != "preset"}
+
+
+class ChampionshipCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=100)
+    start_date = serializers.DateField()
+    end_date = serializers.DateField(required=False, allow_null=True)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    preset = serializers.ChoiceField(choices=PRESETS, default="argentine")
+    options = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="Rule options of the preset (the rules engine checks them).",
+    )
+    team_size = serializers.IntegerField(min_value=1, max_value=4, default=2)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False, allow_empty=False
+    )
+    seed = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+
+class ChampionshipUpdateSerializer(serializers.Serializer):
+    """Every field optional: details at any time; rules and tie-breaks until the first hand."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    start_date = serializers.DateField(required=False)
+    end_date = serializers.DateField(required=False, allow_null=True)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    preset = serializers.ChoiceField(choices=PRESETS, required=False)
+    options = serializers.DictField(child=serializers.JSONField(), required=False)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False, allow_empty=False
+    )
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Championship.Status.choices)

@@ -1,0 +1,186 @@
+"""Matches, their games and hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Game, Hand, Match, Team
+
+_SIDES = {"type": "object", "properties": {"A": {"type": "integer"}, "B": {"type": "integer"}}}
+
+
+class TeamBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Team
+        fields = ["id", "name"]
+        read_only_fields = fields
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    round_label = serializers.CharField(source="round.label", read_only=True)
+    group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
+    team_a = TeamBriefSerializer(read_only=True)
+    team_b = TeamBriefSerializer(read_only=True, allow_null=True)
+    referee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    outcome = serializers.CharField(
+        read_only=True, help_text="played, walkover, forfeit, bye; empty until decided."
+    )
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "stage",
+            "round",
+            "round_label",
+            "group",
+            "bracket_id",
+            "team_a",
+            "team_b",
+            "table",
+            "scheduled_at",
+            "referee",
+            "status",
+            "outcome",
+            "best_of",
+            "winner",
+            "chicos_a",
+            "chicos_b",
+            "tantos_a",
+            "tantos_b",
+            "reason",
+        ]
+        read_only_fields = fields
+
+
+class GameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Game
+        fields = ["number", "score_a", "score_b", "winner"]
+        read_only_fields = fields
+
+
+class SeatSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class MatchDetailSerializer(MatchSerializer):
+    championship = serializers.SlugRelatedField(
+        source="stage.championship", slug_field="slug", read_only=True
+    )
+    games = GameSerializer(many=True, read_only=True)
+    seats = serializers.SerializerMethodField()
+    next_hand = serializers.SerializerMethodField(
+        help_text="The number the next hand is posted with."
+    )
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "championship", "seats", "games", "next_hand"]
+        read_only_fields = fields
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, match: Match) -> list[dict[str, str]]:
+        names = self.context.get("names", {})
+        return [{"key": key, "name": names.get(key, key)} for key in match.seats]
+
+    def get_next_hand(self, match: Match) -> int:
+        return match.hands.count() + 1
+
+
+class MatchAssignSerializer(serializers.Serializer):
+    table = serializers.CharField(max_length=50, required=False, allow_blank=True)
+    scheduled_at = serializers.DateTimeField(required=False)
+    referee = serializers.CharField(
+        required=False, help_text="The referee's username (a referee, or staff)."
+    )
+
+
+class SeatsSerializer(serializers.Serializer):
+    seats = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        help_text="Player keys (p<id>) counter-clockwise, the first hand's mano first; "
+        "default the two teams alternating.",
+    )
+
+
+class WalkoverSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="The id of the team that takes the match.")
+    reason = serializers.CharField(max_length=300)
+    forfeit = serializers.BooleanField(
+        default=False, help_text="The loser gave up during play: recorded hands stay."
+    )
+
+
+class HandSerializer(serializers.ModelSerializer):
+    record = serializers.JSONField(read_only=True)
+    order = serializers.ListField(child=serializers.CharField(), read_only=True)
+    score_before = serializers.SerializerMethodField()
+    points = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField()
+    game = serializers.IntegerField(source="game.number", read_only=True, allow_null=True)
+    recorded_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Hand
+        fields = [
+            "number",
+            "game",
+            "record",
+            "order",
+            "score_before",
+            "points",
+            "score",
+            "status",
+            "recorded_by",
+            "recorded_at",
+            "corrected_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(_SIDES)
+    def get_score_before(self, hand: Hand) -> dict[str, int]:
+        return {"A": hand.score_before_a, "B": hand.score_before_b}
+
+    @extend_schema_field(_SIDES)
+    def get_points(self, hand: Hand) -> dict[str, int]:
+        return {"A": hand.points_a, "B": hand.points_b}
+
+    @extend_schema_field(_SIDES)
+    def get_score(self, hand: Hand) -> dict[str, int]:
+        return {"A": hand.score_a, "B": hand.score_b}
+
+
+class HandPostSerializer(serializers.Serializer):
+    """One hand of the match (docs/hand-record.md): the engine checks the rest."""
+
+    number = serializers.IntegerField(min_value=1, help_text="The hand's number: the next one.")
+    # Checked by the engine, not here: a bad card or event is refused with the engine's
+    # code and the event's index, as on the tablet.
+    cards = serializers.JSONField(
+        required=False, help_text='Player key -> his three cards, e.g. {"p3": ["1E", ...]}.'
+    )
+    events = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        default=list,
+        help_text="The events in the order they happened, one action each.",
+    )
+    pica_pica = serializers.JSONField(
+        required=False,
+        help_text="Six or eight players: the list of pica-pica sub-hands "
+        "({order, cards, events} each).",
+    )
+    gallo = serializers.CharField(required=False, help_text="Three players: the gallo's key.")
+
+    def record(self) -> dict[str, Any]:
+        data = dict(self.validated_data)
+        data.pop("number")
+        return data

@@ -1,0 +1,25 @@
+"""What every API view shares: conditional GET, and the helpers of writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+
+from api.etags import ETagMixin
+
+
+class ApiView(ETagMixin, generics.GenericAPIView):
+    """A GenericAPIView with ETags; subclasses say what they read and write."""
+
+    def valid(self, serializer_class: type[serializers.Serializer], request: Request) -> Any:
+        """The request's data, validated by ``serializer_class`` (400 with its fields)."""
+        serializer = serializer_class(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        return serializer
+
+    def paginated(self, items: Any, serializer_class: type[serializers.Serializer]) -> Any:
+        page = self.paginate_queryset(items)
+        data = serializer_class(page, many=True, context=self.get_serializer_context()).data
+        return self.get_paginated_response(data)

@@ -1,0 +1,127 @@
+"""Teams of a championship: list, enter, change, remove, import a CSV; players."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import access
+from api.serializers.teams import (
+    PlayerSerializer,
+    TeamCreateSerializer,
+    TeamImportResultSerializer,
+    TeamImportSerializer,
+    TeamSerializer,
+    TeamUpdateSerializer,
+)
+from api.views.base import ApiView
+from tournaments.championships import selectors as championship_selectors
+from tournaments.championships import services as championship_services
+from tournaments.io import imports
+from tournaments.models import Championship, Player, Team
+
+
+def _team(championship: Championship, team_id: int) -> Team:
+    team = championship_selectors.team_list(championship=championship).filter(pk=team_id).first()
+    if team is None:
+        raise Http404("No such team.")
+    return team
+
+
+class TeamList(ApiView):
+    """The teams of a championship in seed order, with their players."""
+
+    writers = "organisers"
+    serializer_class = TeamSerializer
+    queryset = Team.objects.none()  # the schema's model; reads go through the selectors
+
+    @extend_schema(responses=TeamSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        championship = access.championship(request, slug)
+        return self.paginated(
+            championship_selectors.team_list(championship=championship), TeamSerializer
+        )
+
+    @extend_schema(request=TeamCreateSerializer, responses={201: TeamSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        """Enter a team with its players (in seating order) and its cap de colla."""
+        championship = access.managed_championship(request, slug)
+        data = self.valid(TeamCreateSerializer, request).validated_data
+        team = championship_services.team_create(championship=championship, **data)
+        return Response(
+            TeamSerializer(_team(championship, team.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TeamDetail(ApiView):
+    """A team of the championship, with its players."""
+
+    writers = "organisers"
+    serializer_class = TeamSerializer
+
+    def get(self, request: Request, slug: str, team_id: int) -> Response:
+        championship = access.championship(request, slug)
+        return Response(TeamSerializer(_team(championship, team_id)).data)
+
+    @extend_schema(request=TeamUpdateSerializer, responses={200: TeamSerializer})
+    def patch(self, request: Request, slug: str, team_id: int) -> Response:
+        """Rename the team, change its club, or its seed while it has no match."""
+        championship = access.managed_championship(request, slug)
+        team = _team(championship, team_id)
+        data = self.valid(TeamUpdateSerializer, request).validated_data
+        championship_services.team_update(team=team, **data)
+        return Response(TeamSerializer(_team(championship, team_id)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, slug: str, team_id: int) -> Response:
+        """Remove the team, while entries are open and it has no match."""
+        championship = access.managed_championship(request, slug)
+        championship_services.team_remove(team=_team(championship, team_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TeamImport(ApiView):
+    """The CSV import of teams."""
+
+    writers = "organisers"
+    serializer_class = TeamImportSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(request=TeamImportSerializer, responses={201: TeamImportResultSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        """Import a CSV of teams (docs/csv.md): every team or none; errors per row."""
+        championship = access.managed_championship(request, slug)
+        upload = self.valid(TeamImportSerializer, request).validated_data["file"]
+        created = imports.teams_import(championship=championship, file=upload)
+        teams = championship_selectors.team_list(championship=championship).filter(
+            pk__in=[t.pk for t in created]
+        )
+        return Response(
+            {"count": len(created), "teams": TeamSerializer(teams, many=True).data},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class PlayerDetail(ApiView):
+    """A player: name, club, and his teams in the championships you may read."""
+
+    serializer_class = PlayerSerializer
+
+    def get(self, request: Request, player_id: int) -> Response:
+        visible = championship_selectors.championships_visible(user=request.user)
+        teams = Team.objects.filter(championship__in=visible).select_related("championship")
+        player = (
+            Player.objects.filter(pk=player_id, teams__championship__in=visible)
+            .distinct()
+            .prefetch_related(Prefetch("teams", queryset=teams, to_attr="visible_teams"))
+            .first()
+        )
+        if player is None:
+            raise Http404("No such player.")
+        context = {"teams": player.visible_teams}
+        return Response(PlayerSerializer(player, context=context).data)

@@ -1,0 +1,114 @@
+"""The OpenAPI schema against the API itself (schemathesis): no 5xx, every response in it.
+
+The schema is read from ``/api/schema/?format=json`` once; every operation is then called
+with a bounded number of generated requests (derandomized: the same ones every run),
+anonymously and as staff, on a small championship whose ids fill the paths, so writes
+reach the services instead of stopping at a 404.
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.test import Client
+from hypothesis import HealthCheck, Phase, settings
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from config.wsgi import application
+from tests.api.conftest import client_for
+from tests.tournaments.conftest import chico_hand
+from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+def _served_schema() -> dict:
+    """The schema as ``/api/schema/`` serves it (reading it needs no database)."""
+    # Collected before the test environment (and its "testserver" host) is set up.
+    response = Client(HTTP_HOST="localhost").get("/api/schema/?format=json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+schema = schemathesis.openapi.from_dict(_served_schema())
+schema.app = application
+
+
+@pytest.fixture
+def inside_the_test_transaction():
+    """Run the WSGI application inside the test's transaction.
+
+    Django closes the database connection at the end of each request; as its own test
+    client does, these signals are disconnected so the test's transaction survives.
+    """
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Asking for a token checks a password: a fast hasher keeps those examples quick."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def known(db) -> dict:
+    """A running championship with a stage, a round, a seated match with one hand."""
+    championship = ChampionshipFactory(slug="copa")
+    for seed in range(1, 5):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    match = stage_services.round_generate(stage=stage)[0]
+    result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=None)
+    return {
+        "slug": championship.slug,
+        "stage_id": stage.pk,
+        "match_id": match.pk,
+        "team_id": match.team_a_id,
+        "player_id": match.team_a.memberships.first().player_id,
+    }
+
+
+def credentials(who: str) -> dict:
+    if who == "anonymous":
+        return {}
+    client = client_for(UserFactory(username="schema-staff", is_staff=True))
+    return {"Authorization": client._credentials["HTTP_AUTHORIZATION"]}
+
+
+@schema.parametrize()
+@pytest.mark.parametrize("who", ["anonymous", "staff"])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    # Generated examples only: schemathesis's explicit (coverage) examples are many more.
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+def test_every_operation_answers_within_its_schema(case, who, known, inside_the_test_transaction):
+    for name in list(case.path_parameters or {}):
+        if name in known:
+            case.path_parameters[name] = known[name]
+    case.call_and_validate(headers=credentials(who), checks=CHECKS)
