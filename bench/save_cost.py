@@ -93,9 +93,7 @@ def main() -> None:
                 championship=championship, name=name, players=[f"{name} 1"]
             )
         for status in ("registration", "running"):
-            championship_services.championship_set_status(
-                championship=championship, status=status
-            )
+            championship_services.championship_set_status(championship=championship, status=status)
         stage = stage_services.stage_create(championship=championship, format="round_robin")
         (match,) = stage_services.round_generate(stage=stage)
         result_services.match_assign(match=match, referee=referee, table="1")
