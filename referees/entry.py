@@ -4,8 +4,9 @@ The sequencing (a redondo hand, or a pica-pica hand's pairs entered one after th
 with the score carried between them) is the engine's :class:`scoring.entry.HandEntry`;
 this module only presents it: buttons and labels in the referee's language, the hidden
 field's JSON, and engine errors translated for Django. The page carries the hand's events
-so far in a hidden field; each post rebuilds the entry from the next hand
-(``scoring.match.next_hand``) plus those events, applies one more action, and shows the
+so far in a hidden field; each post rebuilds the entry from the next hand (which the
+sheet takes from the match's stored engine state, ``scoring.MatchState.next_hand``,
+without replaying the match) plus those events, applies one more action, and shows the
 new legal actions as buttons. Nothing here touches the database; the finished entry is
 stored by ``referees.services.hand_save``.
 """
@@ -107,7 +108,11 @@ def bad_pairs() -> TournamentError:
 
 
 class Entry:
-    """The next hand of a match as the referee is entering it (a :class:`HandEntry`)."""
+    """The next hand of a match as the referee is entering it (a :class:`HandEntry`).
+
+    ``info`` is the next hand's context (``NextHand.to_dict()``) and ``match_record`` the
+    match's record; its hands are not needed (``records.match_head``).
+    """
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
+from scoring.errors import EngineError
 from scoring.match import next_hand
 from scoring.rules import RuleSet
 from tournaments.championships import selectors as championship_selectors
@@ -79,7 +80,7 @@ class Sheet:
     match: Match
     rules: RuleSet
     names: dict[str, str]
-    record: dict[str, Any]  # the engine's match record (with the stored hands)
+    record: dict[str, Any]  # the engine's match head: the record without hands
     info: dict[str, Any] | None  # scoring.match.next_hand, None once the match is decided
     hands: list[Hand]
     seats: list[str]  # record keys, counter-clockwise, the first hand's mano first
@@ -125,6 +126,20 @@ class Sheet:
         ]
 
 
+def _next_hand(match: Match, head: dict[str, Any], hands: list[Hand]) -> dict[str, Any] | None:
+    """The next hand's context from the match's stored engine state; the hands are
+    replayed only when there is none in step with them (a match stored before states)."""
+    state = records.stored_state(match, len(hands))
+    if state is not None:
+        try:
+            upcoming = state.next_hand(head)
+        except EngineError:
+            pass  # a state that does not fit the match: replay, as without one
+        else:
+            return None if upcoming is None else upcoming.to_dict()
+    return next_hand(records.match_record(match, [h.record for h in hands]))
+
+
 def match_sheet(*, match: Match) -> Sheet:
     """The sheet of a match loaded by :func:`match_for_referee` (no further query)."""
     championship = match.stage.championship
@@ -137,10 +152,10 @@ def match_sheet(*, match: Match) -> Sheet:
     info = None
     seats: list[str] = []
     if match.team_b is not None:
-        record = records.match_record(match, [h.record for h in hands])
+        record = records.match_head(match)
         seats = record["seats"]
         if not match.is_decided:
-            info = next_hand(record)
+            info = _next_hand(match, record, hands)
     return Sheet(
         match=match, rules=rules, names=names, record=record, info=info, hands=hands, seats=seats
     )

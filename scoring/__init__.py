@@ -62,10 +62,17 @@ from scoring.errors import (
     RuleSetError,
 )
 from scoring.hand import apply, hand_result, is_finished, legal_actions, needs_settlement, result
-from scoring.match import next_hand, score_match, score_match_result, subhand_record
+from scoring.match import (
+    next_hand,
+    next_hand_from_state,
+    score_match,
+    score_match_result,
+    score_next_hand,
+    subhand_record,
+)
 from scoring.options import OPTIONS, Choice, Option, options_for
 from scoring.record import hand_from_record, score_hand, score_hand_result
-from scoring.results import Game, HandResult, Item, MatchHand, MatchResult, NextHand
+from scoring.results import Game, HandResult, Item, MatchHand, MatchResult, MatchState, NextHand
 from scoring.rules import PRESETS, Ladder, RuleSet
 from scoring.state import HandState
 
@@ -106,6 +113,7 @@ __all__ = [
     "MatchError",
     "MatchHand",
     "MatchResult",
+    "MatchState",
     "Mazo",
     "MestreDecision",
     "NextHand",
@@ -129,6 +137,7 @@ __all__ = [
     "legal_actions",
     "needs_settlement",
     "next_hand",
+    "next_hand_from_state",
     "options_for",
     "parse_card",
     "result",
@@ -136,6 +145,7 @@ __all__ = [
     "score_hand_result",
     "score_match",
     "score_match_result",
+    "score_next_hand",
     "start_hand",
     "subhand_record",
 ]

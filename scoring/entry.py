@@ -34,9 +34,9 @@ from scoring.actions import Action, Play, action_from_event
 from scoring.enums import HandKind, HandStatus
 from scoring.errors import EngineError, error
 from scoring.hand import apply, is_finished, legal_actions, needs_settlement, result
-from scoring.match import score_match_result, subhand_record
+from scoring.match import next_hand_from_state, score_match_result, subhand_record
 from scoring.record import hand_from_record
-from scoring.results import NextHand
+from scoring.results import MatchState, NextHand
 from scoring.state import HandState
 
 __all__ = ["EntryPart", "HandEntry"]
@@ -77,9 +77,11 @@ class EntryPart:
 class HandEntry:
     """The next hand of a match as a referee enters it.
 
-    Build it with :meth:`from_match` (or from a :class:`~scoring.results.NextHand` and the
-    match record). Every refusal is an :class:`~scoring.errors.EngineError`; the entry
-    then stays as it was.
+    Build it with :meth:`from_match` (replaying the match record), :meth:`from_state`
+    (from the match's stored :class:`~scoring.results.MatchState`, replaying nothing) or
+    from a :class:`~scoring.results.NextHand` and the match record (its hands are not
+    needed: the match's head, ``rules``, ``teams``, ``seats`` and ``captains``). Every
+    refusal is an :class:`~scoring.errors.EngineError`; the entry then stays as it was.
     """
 
     def __init__(
@@ -102,6 +104,28 @@ class HandEntry:
         if scored.next is None:
             raise error("match_over", winner=scored.winner, number=len(scored.hands) + 1)
         return cls(scored.next, match_record)
+
+    @classmethod
+    def from_state(
+        cls, match_head: Mapping[str, Any], state: MatchState | None, *, plays: bool = True
+    ) -> HandEntry:
+        """The entry of the next hand after ``state`` (None: the first hand) of the match
+        whose record without hands is ``match_head``; ``match_over`` once decided.
+
+        >>> head = {"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+        ...         "seats": ["ana", "beto"]}
+        >>> from scoring.match import score_next_hand
+        >>> _, state = score_next_hand(head, None, {"events": [{"by": "beto", "mazo": True}]})
+        >>> entry = HandEntry.from_state(head, state)
+        >>> entry.number, entry.upcoming.mano, entry.score
+        (2, 'beto', {'A': 2, 'B': 0})
+        """
+        upcoming = next_hand_from_state(match_head, state)
+        if upcoming is None:
+            hands = state.hands if state is not None else 0
+            winner = state.winner if state is not None else None
+            raise error("match_over", winner=winner, number=hands + 1)
+        return cls(upcoming, match_head, plays=plays)
 
     # -- parts ------------------------------------------------------------------------
     def _record(self, index: int) -> dict[str, Any]:

@@ -36,10 +36,17 @@ from typing import Any
 from scoring.enums import HandKind, HandStatus
 from scoring.errors import EngineError, error
 from scoring.record import check_text, score_hand
-from scoring.results import Game, HandResult, MatchHand, MatchResult, NextHand
+from scoring.results import Game, HandResult, MatchHand, MatchResult, MatchState, NextHand
 from scoring.rules import RuleSet
 
-__all__ = ["next_hand", "score_match", "score_match_result", "subhand_record"]
+__all__ = [
+    "next_hand",
+    "next_hand_from_state",
+    "score_match",
+    "score_match_result",
+    "score_next_hand",
+    "subhand_record",
+]
 
 # Side-valued fields of hand events; in a gallo por turno hand they may name either pair
 # member's side (docs/hand-record.md), so they are rewritten to the pair's side before scoring.
@@ -78,7 +85,55 @@ def score_match_result(record: Mapping[str, Any]) -> MatchResult:
         games=tuple(table.games),
         winner=table.winner,
         next=table.next_hand(),
+        state=table.state(),
     )
+
+
+def score_next_hand(
+    match_head: Mapping[str, Any], state: MatchState | None, entry: Mapping[str, Any]
+) -> tuple[MatchHand, MatchState]:
+    """Score one more hand of a match from the state the hands before it left.
+
+    ``match_head`` is the match record without its hands (``rules``, ``teams``, ``seats``,
+    ``captains``; a ``hands`` field is ignored), ``state`` the match's
+    :class:`~scoring.results.MatchState` after its last hand (None before the first) and
+    ``entry`` the new hand's entry of the match record. Returns the hand as the match
+    layer scored it and the state after it: exactly what :func:`score_match_result` gives
+    for the whole record with ``entry`` appended (its last hand and its ``state``), without
+    replaying the hands before. Errors are those of :func:`score_match_result`, with
+    ``hand`` the new hand's index.
+
+    >>> head = {"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...         "seats": ["ana", "beto"]}
+    >>> hand, state = score_next_hand(head, None, {"events": [{"trick": "B"}, {"trick": "B"}]})
+    >>> hand.number, hand.mano, hand.score, state.hands
+    (1, 'ana', {'A': 0, 'B': 1}, 1)
+    >>> hand, state = score_next_hand(head, state, {"events": [{"trick": "A"}, {"trick": "A"}]})
+    >>> hand.number, hand.mano, hand.score_before, hand.score
+    (2, 'beto', {'A': 0, 'B': 1}, {'A': 1, 'B': 1})
+    >>> state.next_hand(head).mano
+    'ana'
+    """
+    table = _table(match_head, state)
+    index = table.count
+    if table.winner is not None:
+        raise _fail("match_over", hand=index, winner=table.winner, number=index + 1)
+    if not isinstance(entry, Mapping):
+        raise _fail("hand_invalid", hand=index, number=index + 1)
+    try:
+        check_text(entry)
+        table.play(entry, index)
+    except EngineError as error:
+        raise _with_hand(error, index) from None
+    return table.hands[-1], table.state()
+
+
+def next_hand_from_state(
+    match_head: Mapping[str, Any], state: MatchState | None
+) -> NextHand | None:
+    """The next hand's context from a state (:meth:`MatchState.next_hand`; None: before
+    the first hand), or None once the match is decided."""
+    return _table(match_head, state).next_hand()
 
 
 def score_match(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,15 +200,10 @@ def _replay(record: Mapping[str, Any]) -> _Table:
     if not isinstance(record, Mapping):
         raise _fail("match_invalid", detail="The match record must be a JSON object.")
     check_text(record)
-    rules_spec = record.get("rules")
-    rules = RuleSet.from_spec(rules_spec)
-    teams = _teams(record.get("teams"))
-    seats = _seats(record.get("seats"), teams)
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise _fail("match_invalid", detail="'hands' must be a list of hand records.")
-
-    table = _Table(rules, rules_spec, teams, seats, record.get("captains"))
+    table = _new_table(record)
     for index, hand in enumerate(hands):
         if table.winner is not None:
             raise _fail("match_over", hand=index, winner=table.winner, number=index + 1)
@@ -163,6 +213,26 @@ def _replay(record: Mapping[str, Any]) -> _Table:
             table.play(hand, index)
         except EngineError as error:
             raise _with_hand(error, index) from None
+    return table
+
+
+def _new_table(record: Mapping[str, Any]) -> _Table:
+    """The table before the first hand of a match record (its hands are not looked at)."""
+    rules_spec = record.get("rules")
+    rules = RuleSet.from_spec(rules_spec)
+    teams = _teams(record.get("teams"))
+    seats = _seats(record.get("seats"), teams)
+    return _Table(rules, rules_spec, teams, seats, record.get("captains"))
+
+
+def _table(match_head: Mapping[str, Any], state: MatchState | None) -> _Table:
+    """The table of a match record's head as ``state`` left it (None: the first hand)."""
+    if not isinstance(match_head, Mapping):
+        raise _fail("match_invalid", detail="The match record must be a JSON object.")
+    check_text({k: v for k, v in match_head.items() if k != "hands"})
+    table = _new_table(match_head)
+    if state is not None:
+        table.restore(state)
     return table
 
 
@@ -210,6 +280,7 @@ class _Table:
         self.need = rules.best_of // 2 + 1
         self.gallo_por_turno = len(seats) == 3 and len(teams) == 3
         self._check_shape()
+        self.count = 0  # hands played
         self.mano = 0
         self.score = dict.fromkeys(teams, 0)
         self.wins = dict.fromkeys(teams, 0)
@@ -237,6 +308,43 @@ class _Table:
                 detail="With gallo fijo the teams are the gallo alone and the pair together.",
             )
 
+    # -- the state between hands ------------------------------------------------------
+    def state(self) -> MatchState:
+        """Where the match stands now, to go on from with :meth:`restore`."""
+        return MatchState(
+            hands=self.count,
+            mano=self.mano,
+            score=dict(self.score),
+            wins=dict(self.wins),
+            hands_in_chico=self.hands_in_chico,
+            last_kind=self.last_kind,
+            games=tuple(self.games),
+            winner=self.winner,
+        )
+
+    def restore(self, state: MatchState) -> None:
+        """Go on from ``state`` (``match_invalid`` if it cannot be a state of this match)."""
+        sides = set(self.teams)
+        if (
+            set(state.score) != sides
+            or set(state.wins) != sides
+            or not 0 <= state.mano < len(self.seats)
+            or any(g.winner not in sides or set(g.score) != sides for g in state.games)
+            or state.winner not in (None, *sides)
+            or (state.winner is None) != (max(state.wins.values()) < self.need)
+            or any(state.wins[s] != sum(g.winner == s for g in state.games) for s in sides)
+            or any(n >= self.rules.target for n in state.score.values())
+        ):
+            raise _fail("match_invalid", detail="The match state does not fit this match.")
+        self.count = state.hands
+        self.mano = state.mano
+        self.score = dict(state.score)
+        self.wins = dict(state.wins)
+        self.hands_in_chico = state.hands_in_chico
+        self.last_kind = state.last_kind
+        self.games = list(state.games)
+        self.winner = state.winner
+
     # -- one hand -------------------------------------------------------------------
     def order(self) -> list[str]:
         """The next hand's playing order, its mano first."""
@@ -261,6 +369,7 @@ class _Table:
             self.mano = (self.mano + 1) % len(self.seats)
             self.last_kind = kind
             self.hands_in_chico += 1
+        self.count += 1
         self.hands.append(
             MatchHand(
                 number=index + 1,
@@ -292,7 +401,7 @@ class _Table:
             gallo = fields.get("gallo")
             record = self.hand_record({"events": []}, **fields)
         return NextHand(
-            number=len(self.hands) + 1,
+            number=self.count + 1,
             game=len(self.games) + 1,
             kind=HandKind(kind),
             order=tuple(order),

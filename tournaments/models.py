@@ -326,6 +326,11 @@ class Match(models.Model):
     tantos_b = models.PositiveIntegerField(_("tantos B"), default=0)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # The engine's scoring.MatchState after the last hand (MatchState.to_dict()), written
+    # with the hands under the match's row lock: the next hand is scored from it instead of
+    # replaying the match. Null (a match from before it existed) or out of step with the
+    # hands (its "hands" count differs): the hands are replayed once and it is stored.
+    state = models.JSONField(_("match state"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")

@@ -41,6 +41,8 @@ def assert_stored_as_the_engine_says(match: Match) -> None:
         (g.winner, dict(g.score)) for g in result.games
     ]
     assert (side[match.winner_id] if match.winner_id else None) == result.winner
+    # The state the next save goes on from is the replay's.
+    assert match.state == result.state.to_dict()
 
 
 @pytest.mark.django_db

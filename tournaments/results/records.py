@@ -12,6 +12,11 @@ Naming inside records (documented in docs/tournaments.md):
 
 Each ``Hand.record`` holds only its entry of the match record (``cards``, ``events`` and,
 where they apply, ``gallo`` or ``pica_pica``); everything else comes from the match.
+
+``Match.state`` holds the engine's ``MatchState`` after the last hand: the next hand is
+scored (:func:`score_next`) and shown from it, without replaying the match. It is trusted
+only while its count of hands is the match's (:func:`stored_state`); otherwise the hands
+are replayed (:func:`score`), as for a match stored before the state existed.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring import MatchResult, score_match_result
+from scoring import EngineError, MatchHand, MatchResult, MatchState, score_match_result
+from scoring import score_next_hand as engine_next_hand
 from tournaments.championships.selectors import rules_spec
 from tournaments.models import Match, Team
 
@@ -65,19 +71,36 @@ def match_record(match: Match, hands: Sequence[Mapping[str, Any]]) -> dict[str, 
     ``hands`` are the hand entries, in order. The match's teams should come with
     ``memberships__player`` prefetched.
     """
+    return {**match_head(match), "hands": [hand_entry(h) for h in hands]}
+
+
+def match_head(match: Match) -> dict[str, Any]:
+    """The match record without its hands: ``rules``, ``teams``, ``seats`` (and
+    ``captains``), what the engine scores one more hand with (:func:`score_next`)."""
     championship = match.stage.championship
     teams = {"A": team_keys(match.team_a), "B": team_keys(match.team_b)}
     record: dict[str, Any] = {
         "rules": rules_spec(championship, best_of=match.best_of),
         "teams": teams,
         "seats": list(match.seats) or default_seats(teams),
-        "hands": [hand_entry(h) for h in hands],
     }
     if championship.is_catalan:
         captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
         if all(captains.values()):
             record["captains"] = captains
     return record
+
+
+def stored_state(match: Match, hands: int) -> MatchState | None:
+    """The match's stored engine state if it is in step with its ``hands`` (their number),
+    else None: the caller replays the hands. Before the first hand: the starting state."""
+    if match.state is None:
+        return MatchState.start(("A", "B")) if hands == 0 else None
+    try:
+        state = MatchState.from_dict(match.state)
+    except EngineError:
+        return None
+    return state if state.hands == hands else None
 
 
 def hand_entry(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,6 +116,14 @@ def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> MatchResult:
     side stores those and never derives them itself.
     """
     return score_match_result(match_record(match, hands))
+
+
+def score_next(
+    match: Match, state: MatchState, entry: Mapping[str, Any]
+) -> tuple[MatchHand, MatchState]:
+    """Score one more hand from the match's state (``scoring.score_next_hand``); raises
+    ``scoring.EngineError`` (its ``hand`` the new hand's index)."""
+    return engine_next_hand(match_head(match), state, hand_entry(entry))
 
 
 def standalone_record(match: Match, hand: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import HandStatus, MatchResult
+from scoring import HandStatus, MatchHand, MatchResult, MatchState
 from scoring.errors import EngineError
 from scoring.rules import RuleSet
 from tournaments import tasks
@@ -143,14 +143,25 @@ def _check_entry(record: Any) -> dict[str, Any]:
     return records.hand_entry(record)
 
 
+def _engine_failure(match: Match, error: EngineError) -> TournamentError:
+    hand = getattr(error, "hand", None)
+    return from_engine(error, names=records.names(match), hand=None if hand is None else hand + 1)
+
+
 def _score_or_fail(match: Match, entries: list[dict[str, Any]]) -> MatchResult:
     try:
         return records.score(match, entries)
     except EngineError as error:
-        hand = getattr(error, "hand", None)
-        raise from_engine(
-            error, names=records.names(match), hand=None if hand is None else hand + 1
-        ) from None
+        raise _engine_failure(match, error) from None
+
+
+def _score_next_or_fail(
+    match: Match, state: MatchState, entry: dict[str, Any]
+) -> tuple[MatchHand, MatchState]:
+    try:
+        return records.score_next(match, state, entry)
+    except EngineError as error:
+        raise _engine_failure(match, error) from None
 
 
 @transaction.atomic
@@ -159,10 +170,12 @@ def hand_record(
 ) -> Hand:
     """Record the next hand of a match (its entry: ``cards``, ``events``...).
 
-    The whole match record, the new hand included, is scored by the engine: an illegal
+    The new hand is scored by the engine from the match's stored state (``Match.state``;
+    the whole match is replayed when there is none in step with the hands): an illegal
     hand raises a translated ``TournamentError`` and nothing is stored. Otherwise the hand
-    is stored and the match's games, scores, status and winner are derived again; a
-    bracket winner advances. Two referees on one match are serialised by a row lock.
+    is stored and the match's games, scores, status, winner and state follow; a bracket
+    winner advances. Two referees on one match are serialised by a row lock, under which
+    the state is read and written.
     """
     match = _locked_match(match)
     _check_may_write(match, recorded_by)
@@ -175,16 +188,19 @@ def hand_record(
         match = match_start(match=match, by=recorded_by)
         match = _locked_match(match)
     entry = _check_entry(record)
+    count = match.hands.count()
+    state = records.stored_state(match, count)
+    if state is not None:
+        # The usual save: the new hand alone is scored from the state the others left.
+        scored, state = _score_next_or_fail(match, state, entry)
+        hand = Hand(match=match, number=count + 1, record=entry, recorded_by=recorded_by)
+        _derive(match, [hand], [scored], state)
+        return hand
+    # No state in step with the hands (a match stored before states existed): replay once.
     hands = list(match.hands.order_by("number"))
     result = _score_or_fail(match, [h.record for h in hands] + [entry])
-    hand = Hand.objects.create(
-        match=match,
-        number=len(hands) + 1,
-        record=entry,
-        status=str(result.hands[-1].status),
-        recorded_by=recorded_by,
-    )
-    _derive(match, [*hands, hand], result)
+    hand = Hand(match=match, number=count + 1, record=entry, recorded_by=recorded_by)
+    _derive(match, [*hands, hand], result.hands, result.state)
     return hand
 
 
@@ -209,13 +225,11 @@ def match_hands_import(
     entries = [_check_entry(r) for r in records]
     existing = list(match.hands.order_by("number"))
     result = _score_or_fail(match, [h.record for h in existing] + entries)
-    created = Hand.objects.bulk_create(
-        [
-            Hand(match=match, number=len(existing) + k, record=entry, recorded_by=recorded_by)
-            for k, entry in enumerate(entries, start=1)
-        ]
-    )
-    _derive(match, existing + created, result)
+    created = [
+        Hand(match=match, number=len(existing) + k, record=entry, recorded_by=recorded_by)
+        for k, entry in enumerate(entries, start=1)
+    ]
+    _derive(match, existing + created, result.hands, result.state)
     return created
 
 
@@ -239,7 +253,7 @@ def hand_correct(
     target.recorded_by = corrected_by or target.recorded_by
     target.corrected_at = timezone.now()
     target.save(update_fields=["record", "recorded_by", "corrected_at"])
-    _derive(match, hands, result)
+    _derive(match, hands, result.hands, result.state)
     return target
 
 
@@ -258,74 +272,113 @@ def hand_delete_last(*, match: Match, deleted_by: AbstractBaseUser | None = None
         )
     hands.pop().delete()
     result = _score_or_fail(match, [h.record for h in hands])
-    _derive(match, hands, result)
+    _derive(match, hands, result.hands, result.state)
 
 
-def _derive(match: Match, hands: list[Hand], result: MatchResult) -> None:
-    """Store what the engine derived: hands' context and points, games, the match's result."""
+_HAND_FIELDS = (
+    "game",
+    "order",
+    "score_before_a",
+    "score_before_b",
+    "points_a",
+    "points_b",
+    "score_a",
+    "score_b",
+    "status",
+)
+
+
+def _derive(
+    match: Match, hands: Sequence[Hand], scored: Sequence[MatchHand], state: MatchState | None
+) -> None:
+    """Store what the engine derived: hands' context and points, games, the match's result
+    and its state.
+
+    ``hands`` are the match's hands from some hand on to its last (all of them, or only a
+    new one), with ``scored``, the engine's result for each; unsaved ones are created. Only
+    what differs from the stored rows is written: the games are updated in place (created
+    or deleted as their number changes) and a hand only when a derived field changed, so a
+    save writes the new hand, its game and the match, whatever the length of the match.
+    """
+    assert state is not None  # the engine's results always carry it
     team_of = {"A": match.team_a_id, "B": match.team_b_id}
-    match.games.all().delete()
-    games: list[Game] = [
-        Game(
-            match=match,
-            number=number,
-            score_a=game.score.get("A", 0),
-            score_b=game.score.get("B", 0),
-            winner_id=team_of[game.winner],
-        )
-        for number, game in enumerate(result.games, start=1)
+    # The games as the engine has them: the finished ones, then the chico being played
+    # unless the last hand ended one (there is none before the first hand).
+    wanted = [
+        (game.score.get("A", 0), game.score.get("B", 0), team_of[game.winner])
+        for game in state.games
     ]
-    if result.hands and result.hands[-1].status != HandStatus.GAME_OVER:
-        last = result.hands[-1].score
-        games.append(
-            Game(
-                match=match,
-                number=len(games) + 1,
-                score_a=last.get("A", 0),
-                score_b=last.get("B", 0),
-            )
-        )
-    games = Game.objects.bulk_create(games)
+    last = scored[-1] if scored else None
+    if last is not None and last.status != HandStatus.GAME_OVER:
+        wanted.append((last.score.get("A", 0), last.score.get("B", 0), None))
 
-    for hand, scored in zip(hands, result.hands, strict=True):
-        hand.game = games[scored.game - 1] if games else None
-        hand.order = list(scored.order)
-        hand.score_before_a = scored.score_before.get("A", 0)
-        hand.score_before_b = scored.score_before.get("B", 0)
-        hand.points_a = scored.points.get("A", 0)
-        hand.points_b = scored.points.get("B", 0)
-        hand.score_a = scored.score.get("A", 0)
-        hand.score_b = scored.score.get("B", 0)
-        hand.status = str(scored.status)
-    Hand.objects.bulk_update(
-        hands,
-        [
-            "game",
-            "order",
-            "score_before_a",
-            "score_before_b",
-            "points_a",
-            "points_b",
-            "score_a",
-            "score_b",
-            "status",
-        ],
-    )
+    stored = {game.number: game for game in match.games.all()}
+    games: list[Game] = []
+    new_games: list[Game] = []
+    changed_games: list[Game] = []
+    for number, (score_a, score_b, winner_id) in enumerate(wanted, start=1):
+        game = stored.pop(number, None)
+        if game is None:
+            game = Game(match=match, number=number)
+            new_games.append(game)
+        elif (game.score_a, game.score_b, game.winner_id) == (score_a, score_b, winner_id):
+            games.append(game)
+            continue
+        else:
+            changed_games.append(game)
+        game.score_a, game.score_b, game.winner_id = score_a, score_b, winner_id
+        games.append(game)
+    if stored:
+        # Their hands' links are set to null here; those hands are among ``hands`` (the
+        # games only shrink on a full replay) and get their new game below.
+        Game.objects.filter(pk__in=[game.pk for game in stored.values()]).delete()
+    if changed_games:
+        Game.objects.bulk_update(changed_games, ["score_a", "score_b", "winner"])
+    if new_games:
+        Game.objects.bulk_create(new_games)
+
+    new_hands: list[Hand] = []
+    changed_hands: list[Hand] = []
+    for hand, result in zip(hands, scored, strict=True):
+        values = {
+            "game_id": games[result.game - 1].pk,
+            "order": list(result.order),
+            "score_before_a": result.score_before.get("A", 0),
+            "score_before_b": result.score_before.get("B", 0),
+            "points_a": result.points.get("A", 0),
+            "points_b": result.points.get("B", 0),
+            "score_a": result.score.get("A", 0),
+            "score_b": result.score.get("B", 0),
+            "status": str(result.status),
+        }
+        if hand.pk is not None:
+            if all(getattr(hand, field) == value for field, value in values.items()):
+                continue
+            changed_hands.append(hand)
+        else:
+            new_hands.append(hand)
+        for field, value in values.items():
+            setattr(hand, field, value)
+    if changed_hands:
+        Hand.objects.bulk_update(changed_hands, _HAND_FIELDS)
+    if new_hands:
+        Hand.objects.bulk_create(new_hands)
 
     was_decided = match.status in _DECIDED
     old_winner = match.winner_id
-    match.chicos_a = sum(1 for g in result.games if g.winner == "A")
-    match.chicos_b = sum(1 for g in result.games if g.winner == "B")
+    match.chicos_a = sum(1 for g in state.games if g.winner == "A")
+    match.chicos_b = sum(1 for g in state.games if g.winner == "B")
+    match.state = state.to_dict()
     match.tantos_a = sum(g.score_a for g in games)
     match.tantos_b = sum(g.score_b for g in games)
-    winner = result.winner
+    winner = state.winner
     match.winner_id = team_of[winner] if winner else None
     if winner:
         match.status = Match.Status.FINISHED
         match.outcome = Match.Outcome.PLAYED
         match.finished_at = match.finished_at or timezone.now()
     else:
-        match.status = Match.Status.IN_PROGRESS if hands else Match.Status.SCHEDULED
+        match.status = Match.Status.IN_PROGRESS if state.hands else Match.Status.SCHEDULED
         match.outcome = ""
         match.finished_at = None
     match.save(
@@ -338,6 +391,7 @@ def _derive(match: Match, hands: list[Hand], result: MatchResult) -> None:
             "status",
             "outcome",
             "finished_at",
+            "state",
         ]
     )
     if was_decided or winner:
