@@ -83,6 +83,18 @@ def _sang(state: HandState, side: str) -> bool:
     return any(state.team[p] == side for p in state.flores)
 
 
+def _could_answer(state: HandState, side: str) -> bool:
+    """Is a player of ``side`` still in the hand who may hold a flor (his cards unknown, or
+    showing one)? Only such a player answers a flor bet (003), so a bet nobody there could
+    answer is no bet: it would leave the hand waiting for ever."""
+    return any(
+        state.team[p] == side
+        and p not in state.folded
+        and (p not in state.cards or has_flor(state.cards[p]))
+        for p in state.order
+    )
+
+
 def check_call(state: HandState, by: str, call: str) -> None:
     side = state.team[by]
     if call == "flor":
@@ -99,12 +111,16 @@ def check_call(state: HandState, by: str, call: str) -> None:
         _check_open(state, by, singing=False)
         check_answerer(state, by, state.flor_caller)
         _check_holds_flor(state, by)
+        if not _could_answer(state, state.flor_caller):
+            raise error("flor_answer_not_allowed", call=call, detail="nobody could answer it")
         return
     _check_open(state, by, singing=by not in state.flores)
     if state.flor_level:
         raise error("flor_answer_not_allowed", call=call, detail="the flor bet was answered")
     if not _sang(state, state.other(side)):
         raise error("flor_answer_not_allowed", call=call, detail="the other side sang no flor")
+    if not _could_answer(state, state.other(side)):
+        raise error("flor_answer_not_allowed", call=call, detail="nobody could answer it")
 
 
 def _check_holds_flor(state: HandState, by: str) -> None:

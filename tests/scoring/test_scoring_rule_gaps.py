@@ -12,6 +12,7 @@ import pytest
 
 from scoring.cli import main
 from scoring.errors import EngineError
+from scoring.record import score_hand
 from scoring.rules import RuleSet
 from tests.scoring.events import answer, call, tricks
 
@@ -336,3 +337,34 @@ def _bytes(text):
     import io
 
     return io.BytesIO(text.encode("ascii"))
+
+
+def test_a_flor_bet_nobody_could_answer_is_refused():
+    """003: only a player of the other side holding a flor answers a flor bet. Here side A's
+    only flor went to the mazo and its others show no flor: B's contraflor would leave the
+    hand waiting for ever (found by the random walks), so it is refused; B sings instead."""
+    record = {
+        "rules": {"preset": "trucardo", "hierarchy": "inverse"},
+        "teams": {"A": ["a1", "a2", "a3", "a4"], "B": ["b1", "b2", "b3", "b4"]},
+        "order": ["a3", "b3", "a4", "b4", "a1", "b1", "a2", "b2"],
+        "score": {"A": 5, "B": 0},
+        "cards": {
+            "a3": ["11C", "12E", "10E"],
+            "a4": ["2B", "2E", "7C"],
+            "a1": ["5O", "3B", "5C"],
+            "b1": ["4O", "4B", "1E"],
+            "b2": ["1O", "6C", "12C"],
+        },
+        "events": [
+            call("a2", "flor"),
+            answer("b3", "con_flor_quiero"),
+            call("a4", "truco"),
+            call("b1", "retruco"),
+            {"by": "a2", "mazo": True},
+            call("a3", "vale_cuatro"),
+            call("b4", "contraflor"),
+        ],
+    }
+    with pytest.raises(EngineError) as error:
+        score_hand(record)
+    assert (error.value.code, error.value.event) == ("flor_answer_not_allowed", 6)
