@@ -26,12 +26,10 @@ rounded histogram.
 
 from __future__ import annotations
 
-import html
 import http.cookiejar
 import json
 import os
 import random
-import re
 import time
 from itertools import cycle
 from pathlib import Path
@@ -40,6 +38,7 @@ from urllib.parse import urlparse
 
 import gevent
 from locust import FastHttpUser, between, constant_pacing, events, task
+from sheet import Sheet  # bench/load/sheet.py: Locust puts this folder on the path
 
 DATA = json.loads(Path(os.environ.get("BENCH_LOAD_DATA", "bench/load/out/data.json")).read_text())
 TABLES = int(os.environ.get("BENCH_TABLES", len(DATA["referees"])))
@@ -52,42 +51,6 @@ SUMMARY = os.environ.get("BENCH_SUMMARY", "")
 MAX_TAPS = 60
 
 _referees = cycle(DATA["referees"][:TABLES])
-
-# --- the sheet's HTML -------------------------------------------------------------------
-
-_NUMBER = re.compile(r'name="number" value="(\d+)"')
-_HAND = re.compile(r'name="hand" value="([^"]*)"')
-_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-_ACTION = re.compile(r'name="action" value="([^"]*)"')
-
-
-class Sheet:
-    """What a referee reads on the sheet: the hidden state and the buttons offered."""
-
-    def __init__(self, text: str) -> None:
-        number = _NUMBER.search(text)
-        hand = _HAND.search(text)
-        csrf = _CSRF.search(text)
-        self.number = int(number.group(1)) if number else None
-        self.hand = html.unescape(hand.group(1)) if hand else ""
-        self.csrf = csrf.group(1) if csrf else ""
-        self.actions = [html.unescape(v) for v in _ACTION.findall(text)]
-        self.can_save = 'name="op" value="save"' in text
-        self.next_pair = 'name="op" value="next_pair"' in text
-
-    @property
-    def open(self) -> bool:
-        """A hand is being entered (a match over shows no entry)."""
-        return self.number is not None and bool(self.csrf)
-
-    def state(self) -> dict[str, str]:
-        return {"csrfmiddlewaretoken": self.csrf, "number": str(self.number), "hand": self.hand}
-
-
-def _choose(rng: random.Random, actions: list[str]) -> str:
-    # As the demo plays (tournaments/demo.py): the mazo is a rarer choice than the rest.
-    weights = [0.15 if '"mazo"' in a else 1.0 for a in actions]
-    return rng.choices(actions, weights)[0]
 
 
 def _local_only(host: str | None) -> None:
@@ -132,13 +95,7 @@ class Referee(FastHttpUser):
             return
         taps = 0
         while not sheet.can_save and taps < MAX_TAPS:
-            if sheet.next_pair:
-                sheet = self._post({**sheet.state(), "op": "next_pair"}, "tap")
-            elif sheet.actions:
-                action = _choose(self.rng, sheet.actions)
-                sheet = self._post({**sheet.state(), "action": action}, "tap")
-            else:
-                sheet = self._post({**sheet.state(), "op": "reset"}, "tap")
+            sheet = self._post(sheet.next_step(self.rng), "tap")
             taps += 1
             gevent.sleep(self.rng.uniform(*TAP_GAP))
         if not sheet.can_save:
