@@ -30,6 +30,7 @@ import http.cookiejar
 import json
 import os
 import random
+import re
 import time
 from itertools import cycle
 from pathlib import Path
@@ -75,31 +76,41 @@ class Referee(FastHttpUser):
         gevent.sleep(self.rng.uniform(0, HAND_EVERY))
         self.sheet = self._load()
 
-    def _load(self) -> Sheet:
+    def _load(self) -> Sheet | None:
+        """The sheet, or ``None`` when the server did not answer it (timeout, error)."""
         response = self.client.get(self.url, name="sheet")
-        return Sheet(response.text or "")
+        return Sheet(response.text) if response.status_code == 200 and response.text else None
 
-    def _post(self, data: dict[str, str], name: str) -> Sheet:
+    def _post(self, data: dict[str, str], name: str) -> Sheet | None:
         response = self.client.post(self.url, data=data, name=name)
-        page = Sheet(response.text or "")
-        return page if page.open else self._load()
+        page = Sheet(response.text) if response.text else None
+        # A refused step (400) still shows the sheet at the last valid step.
+        return page if page is not None and page.open else self._load()
 
     @task
     def hand(self) -> None:
         if self.over:
             return
-        sheet = self.sheet if self.sheet.open else self._load()
+        sheet = self.sheet if self.sheet is not None and self.sheet.open else self._load()
+        if sheet is None:
+            # The server failed (already counted): start this hand again next period.
+            self.sheet = None
+            return
         if not sheet.open:
             # The match is decided: this table is done for the day.
             self.over = True
             return
         taps = 0
         while not sheet.can_save and taps < MAX_TAPS:
-            sheet = self._post(sheet.next_step(self.rng), "tap")
+            step = self._post(sheet.next_step(self.rng), "tap")
+            if step is None:
+                self.sheet = None
+                return
+            sheet = step
             taps += 1
             gevent.sleep(self.rng.uniform(*TAP_GAP))
         if not sheet.can_save:
-            self.sheet = self._load()
+            self.sheet = None
             return
         number = sheet.number
         with self.client.post(
@@ -111,11 +122,11 @@ class Referee(FastHttpUser):
         ) as saved:
             if saved.status_code != 302:
                 saved.failure(f"save answered {saved.status_code}, not a redirect")
-                self.sheet = self._load()
+                self.sheet = None
                 return
             # The tablet follows the redirect: the sheet of the next hand.
             self.sheet = self._load()
-            if self.sheet.open and self.sheet.number != (number or 0) + 1:
+            if self.sheet is not None and self.sheet.open and self.sheet.number != number + 1:
                 saved.failure(f"hand {number} not stored: the sheet shows {self.sheet.number}")
 
 
@@ -210,6 +221,18 @@ def _on_spawned(user_count: int, **_: Any) -> None:
     _window["start"] = time.time()
 
 
+def _errors(entries: Any) -> list[dict[str, Any]]:
+    """Locust's errors grouped by request name and error, without each URL."""
+    grouped: dict[tuple[str, str, str], int] = {}
+    for e in entries:
+        key = (e.method or "", e.name, re.sub(r"URL \S+ ?", "", str(e.error)))
+        grouped[key] = grouped.get(key, 0) + e.occurrences
+    return [
+        {"method": m, "name": n, "error": error, "count": count}
+        for (m, n, error), count in sorted(grouped.items(), key=lambda item: -item[1])
+    ]
+
+
 def _percentile(ordered: list[float], p: float) -> float:
     if not ordered:
         return float("nan")
@@ -240,9 +263,6 @@ def _on_quit(environment: Any, **_: Any) -> None:
         "failures": sum(_failures.values()),
         "rps": total / seconds if seconds else 0.0,
         "kinds": kinds,
-        "errors": [
-            {"name": e.name, "method": e.method, "error": str(e.error), "count": e.occurrences}
-            for e in environment.stats.errors.values()
-        ],
+        "errors": _errors(environment.stats.errors.values()),
     }
     Path(SUMMARY).write_text(json.dumps(summary, indent=1))
