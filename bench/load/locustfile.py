@@ -225,7 +225,11 @@ def _errors(entries: Any) -> list[dict[str, Any]]:
     """Locust's errors grouped by request name and error, without each URL."""
     grouped: dict[tuple[str, str, str], int] = {}
     for e in entries:
-        key = (e.method or "", e.name, re.sub(r"URL \S+ ?", "", str(e.error)))
+        key = (
+            e.method or "",
+            e.name,
+            re.sub(r"(URL )?https?://[^\s',)]+[,:]? ?", "", str(e.error)),
+        )
         grouped[key] = grouped.get(key, 0) + e.occurrences
     return [
         {"method": m, "name": n, "error": error, "count": count}
