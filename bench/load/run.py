@@ -9,11 +9,11 @@
 2. Builds the championship day (``bench/load/setup.py``): ``--tables`` matches started,
    one referee each, their sessions written for the locustfile.
 3. Starts a redis-server of its own on a free port for the cache (or uses ``--redis-url``)
-   and gunicorn (``--workers`` processes of ``--threads`` threads, gthread) on 127.0.0.1,
-   as in production: ``DEBUG`` off, a random ``SECRET_KEY``, ``ALLOWED_HOSTS=127.0.0.1``,
-   plain HTTP (no SSL redirect, no secure cookies, no HSTS). No Celery broker: the
-   standings refresh a deciding save queues runs in the request (eager), the worst case
-   for the save.
+   and gunicorn (``--workers`` processes of ``--threads`` threads, gthread, ``--keep-alive``
+   15 s) on 127.0.0.1, as in production: ``DEBUG`` off, a random ``SECRET_KEY``,
+   ``ALLOWED_HOSTS=127.0.0.1``, plain HTTP (no SSL redirect, no secure cookies, no HSTS).
+   No Celery broker: the standings refresh a deciding save queues runs in the request
+   (eager), the worst case for the save.
 4. Runs Locust headless (``bench/load/locustfile.py``): the users are spawned over
    ``--ramp`` seconds, then measured for ``--duration`` seconds; Locust stops by itself.
 5. Writes ``--out``/summary.json, Locust's CSV files and results.md (a Markdown table
