@@ -1,0 +1,287 @@
+"""The load benchmark, from nothing to a results row: one command, everything on 127.0.0.1.
+
+    .venv/bin/python bench/load/run.py                       # 200 tables, 2,000 spectators
+    .venv/bin/python bench/load/run.py --tables 20 --spectators 100 --duration 60   # a smoke run
+
+1. Creates a PostgreSQL database of its own (``--database``, refused if it exists unless
+   ``--replace``), migrates it, collects the static files (``DEBUG`` is off: the pages
+   name the hashed files of the manifest).
+2. Builds the championship day (``bench/load/setup.py``): ``--tables`` matches started,
+   one referee each, their sessions written for the locustfile.
+3. Starts a redis-server of its own on a free port for the cache (or uses ``--redis-url``)
+   and gunicorn (``--workers`` processes of ``--threads`` threads, gthread, ``--keep-alive``
+   15 s) on 127.0.0.1, as in production: ``DEBUG`` off, a random ``SECRET_KEY``,
+   ``ALLOWED_HOSTS=127.0.0.1``, plain HTTP (no SSL redirect, no secure cookies, no HSTS).
+   No Celery broker: the standings refresh a deciding save queues runs in the request
+   (eager), the worst case for the save.
+4. Runs Locust headless (``bench/load/locustfile.py``): the users are spawned over
+   ``--ramp`` seconds, then measured for ``--duration`` seconds; Locust stops by itself.
+5. Writes ``--out``/summary.json, Locust's CSV files and results.md (a Markdown table
+   row: p50/p95/p99 of save, tap, sheet and public page, requests per second, errors,
+   the load average before and after), prints the row, then stops the servers and drops
+   the database (``--keep`` keeps it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+TARGETS = {"save": 200.0, "page": 100.0}  # p95, milliseconds (the hardening issue)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def _wait_http(url: str, seconds: float, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"run.py: the server exited ({process.returncode}) before answering")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"run.py: {url} did not answer within {seconds:.0f} s")
+
+
+def _wait_port(port: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"run.py: nothing listens on 127.0.0.1:{port}")
+
+
+def _stop(process: subprocess.Popen | None, timeout: float = 20) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+class Database:
+    """A PostgreSQL database created for the run and dropped after it."""
+
+    def __init__(self, server: str, name: str) -> None:
+        import psycopg
+
+        self.psycopg = psycopg
+        self.server = server.rstrip("/")
+        self.name = name
+        self.url = f"{self.server}/{name}"
+
+    def _admin(self) -> Any:
+        return self.psycopg.connect(f"{self.server}/postgres", autocommit=True)
+
+    def create(self, *, replace: bool) -> None:
+        with self._admin() as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", [self.name]
+            ).fetchone()
+            if exists and not replace:
+                raise SystemExit(
+                    f"run.py: database {self.name} exists; pass --replace to drop and rebuild it"
+                )
+            if exists:
+                self.drop()
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+
+    def drop(self) -> None:
+        with self._admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.0f}" if value == value else "–"  # NaN: no sample
+
+
+def _row(summary: dict, args: argparse.Namespace, load_before: str, load_after: str) -> str:
+    kinds = summary["kinds"]
+
+    def cell(kind: str) -> str:
+        k = kinds.get(kind)
+        return " / ".join(_ms(k[p]) for p in ("p50", "p95", "p99")) if k else "–"
+
+    errors = f"{summary['failures']} of {summary['requests']:,}"
+    return (
+        f"| {args.tables} | {args.spectators:,} | {args.workers}×{args.threads} "
+        f"| {cell('save')} | {cell('tap')} | {cell('sheet')} | {cell('page')} "
+        f"| {summary['rps']:,.0f} | {errors} | {load_before} → {load_after} |"
+    )
+
+
+HEADER = (
+    "| tables | spectators | gunicorn | save p50/p95/p99 ms | tap p50/p95/p99 ms "
+    "| sheet p50/p95/p99 ms | page p50/p95/p99 ms | req/s | errors | load avg before → after |\n"
+    "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--duration", type=int, default=180, help="measured seconds")
+    parser.add_argument("--ramp", type=int, default=60, help="seconds to spawn every user")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    # Longer than any user's pause (taps 1-3 s, spectators 3-8 s), as a proxy in front would
+    # keep its clients' connections: with gunicorn's default 2 s, a request sent just as the
+    # server closes the idle connection fails ("connection closed"), which a browser resends
+    # on a new connection but Locust counts as an error.
+    parser.add_argument("--keep-alive", type=int, default=15, help="gunicorn's, in seconds")
+    parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--database", default="tanteo_locust_run")
+    parser.add_argument("--replace", action="store_true", help="drop --database if it exists")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--redis-url", help="cache; default: a redis-server of the run's own")
+    parser.add_argument("--out", type=Path, default=HERE / "out")
+    args = parser.parse_args()
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    database = Database(args.server, args.database)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DATABASE_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=database.url,
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_HSTS_SECONDS="0",
+        CACHE_KEY_PREFIX=f"tanteo-load-{port}",
+        LOG_LEVEL="WARNING",
+    )
+    redis = gunicorn = None
+    database.create(replace=args.replace)
+    try:
+        python = str(BIN / "python")
+        manage = [python, str(ROOT / "manage.py")]
+        subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
+        subprocess.run(
+            [*manage, "collectstatic", "--noinput", "-v0"], env=env, cwd=ROOT, check=True
+        )
+        data = args.out / "data.json"
+        started = time.monotonic()
+        subprocess.run(
+            [python, str(HERE / "setup.py"), "--tables", str(args.tables), "--out", str(data)],
+            env=env,
+            cwd=ROOT,
+            check=True,
+        )
+        print(f"run: championship day built in {time.monotonic() - started:.0f} s")
+
+        if args.redis_url:
+            env["REDIS_URL"] = args.redis_url
+        else:
+            if shutil.which("redis-server") is None:
+                raise SystemExit("run.py: redis-server not found; pass --redis-url")
+            redis_port = _free_port()
+            redis = subprocess.Popen(
+                [
+                    *("redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"),
+                    *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+            _wait_port(redis_port, 10)
+            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+
+        gunicorn = subprocess.Popen(
+            [
+                *(str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
+                *("--workers", str(args.workers), "--threads", str(args.threads)),
+                *("--worker-class", "gthread", "--keep-alive", str(args.keep_alive)),
+                *("--error-logfile", str(args.out / "gunicorn.log")),
+            ],
+            env=env,
+            cwd=ROOT,
+        )
+        host = f"http://127.0.0.1:{port}"
+        _wait_http(f"{host}/healthz", 60, gunicorn)
+
+        users = args.tables + args.spectators
+        summary_file = args.out / "summary.json"
+        summary_file.unlink(missing_ok=True)
+        load_before = _load()
+        print(f"run: {users} users against {host}; load average {load_before}")
+        locust_env = {
+            **env,
+            "BENCH_LOAD_DATA": str(data),
+            "BENCH_TABLES": str(args.tables),
+            "BENCH_SPECTATORS": str(args.spectators),
+            "BENCH_SUMMARY": str(summary_file),
+        }
+        subprocess.run(
+            [
+                *(str(BIN / "locust"), "-f", str(HERE / "locustfile.py"), "--headless"),
+                *("--host", host, "-u", str(users), "-r", f"{users / max(args.ramp, 1):.2f}"),
+                *("-t", f"{args.ramp + args.duration}s", "--stop-timeout", "5"),
+                *("--reset-stats", "--only-summary", "--csv", str(args.out / "locust")),
+                *("--loglevel", "WARNING", "--exit-code-on-error", "0"),
+            ],
+            env=locust_env,
+            cwd=ROOT,
+            check=False,
+        )
+        load_after = _load()
+        if not summary_file.exists():
+            raise SystemExit("run.py: Locust wrote no summary")
+        summary = json.loads(summary_file.read_text())
+        summary["load_average"] = {"before": load_before, "after": load_after}
+        summary_file.write_text(json.dumps(summary, indent=1))
+        row = _row(summary, args, load_before, load_after)
+        (args.out / "results.md").write_text(f"{HEADER}\n{row}\n")
+        print(f"\n{HEADER}\n{row}")
+        save = summary["kinds"].get("save", {}).get("p95", float("nan"))
+        page = summary["kinds"].get("page", {}).get("p95", float("nan"))
+        print(
+            f"\ntargets: 0 errors ({summary['failures']}), p95 save ≤ 200 ms ({_ms(save)}), "
+            f"p95 page ≤ 100 ms ({_ms(page)}); measured over {summary['seconds']:.0f} s"
+        )
+        for error in summary["errors"]:
+            print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
+    finally:
+        _stop(gunicorn)
+        _stop(redis)
+        if not args.keep:
+            database.drop()
+
+
+if __name__ == "__main__":
+    main()
