@@ -166,6 +166,9 @@ def celery_broker_at(monkeypatch):
 
     def point(url: str) -> None:
         drop_connections()
+        # Celery reads the environment's CELERY_BROKER_URL before its own setting (as CI
+        # sets it, for the machine's Redis): both must name the test's broker.
+        monkeypatch.setenv("CELERY_BROKER_URL", url)
         monkeypatch.setattr(conf, "broker_url", url)
         monkeypatch.setattr(conf, "task_always_eager", False)
 

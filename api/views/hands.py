@@ -87,5 +87,5 @@ class HandLast(ApiView):
     def delete(self, request: Request, match_id: int) -> Response:
         """Undo the last hand: everything is derived again (its referee, organisers)."""
         match = access.refereed_match(request, match_id)
-        result_services.hand_delete_last(match=match)
+        result_services.hand_delete_last(match=match, deleted_by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

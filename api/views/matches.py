@@ -109,7 +109,7 @@ class MatchSeats(ApiView):
         """Seat the players before the first hand (its referee, organisers)."""
         match = access.refereed_match(request, match_id)
         seats = self.valid(SeatsSerializer, request).validated_data.get("seats")
-        result_services.match_start(match=match, seats=seats)
+        result_services.match_start(match=match, seats=seats, by=request.user)
         return _detail(match.pk)
 
 

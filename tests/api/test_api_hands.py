@@ -9,7 +9,12 @@ from django.db import connection, connections
 
 from api.models import IdempotencyKey
 from tests.api.conftest import V1, client_for
-from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
+from tests.tournaments.factories import (
+    ChampionshipFactory,
+    RefereeFactory,
+    TeamFactory,
+    UserFactory,
+)
 from tournaments.championships import services as championship_services
 from tournaments.models import Hand, Match
 from tournaments.stages import services as stage_services
@@ -214,3 +219,23 @@ def test_the_same_hand_posted_20_times_at_once_with_one_key_is_stored_once():
     assert IdempotencyKey.objects.count() == 1
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
+
+
+def test_a_referee_taken_out_of_the_group_can_no_longer_write_through_the_api(db):
+    """The results services' rule, whatever the door: the match's referee, removed from
+    the referees group, can neither seat, nor record, nor undo a hand."""
+    referee = RefereeFactory(username="exarbitro")
+    match = one_match(referee=referee)
+    api = client_for(referee)
+    assert api.post(f"{V1}/matches/{match.pk}/seats/", {}, format="json").status_code == 200
+    first = {"number": 1, "events": falta(match)}
+    assert api.post(url(match), first, format="json").status_code == 201
+    referee.groups.clear()
+    for response in (
+        api.post(f"{V1}/matches/{match.pk}/seats/", {}, format="json"),
+        api.post(url(match), {"number": 2, "events": falta(match)}, format="json"),
+        api.delete(f"{V1}/matches/{match.pk}/hands/last/"),
+    ):
+        assert response.status_code in (400, 403), response.content
+        assert response.json()["error"]["code"] == "not_referee"
+    assert Hand.objects.filter(match=match).count() == 1
