@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
@@ -81,14 +82,22 @@ def _wait_port(port: int, seconds: float) -> None:
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 20) -> None:
-    if process is None or process.poll() is not None:
+    """Stop a server and every process it started: its own process group (each server is
+    started with ``start_new_session``), since a gunicorn master killed after its timeout
+    would otherwise leave its workers running."""
+    if process is None:
         return
-    process.send_signal(signal.SIGTERM)
     try:
+        group = os.getpgid(process.pid)
+    except ProcessLookupError:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    process.wait()
 
 
 class Database:
@@ -218,6 +227,7 @@ def main() -> None:
                     *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
                 ],
                 stdout=subprocess.DEVNULL,
+                start_new_session=True,  # its own process group, for _stop
             )
             _wait_port(redis_port, 10)
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
@@ -231,6 +241,7 @@ def main() -> None:
             ],
             env=env,
             cwd=ROOT,
+            start_new_session=True,  # its own process group: _stop ends the workers too
         )
         host = f"http://127.0.0.1:{port}"
         _wait_http(f"{host}/healthz", 60, gunicorn)
