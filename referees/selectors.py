@@ -19,10 +19,10 @@ from scoring.errors import EngineError
 from scoring.match import next_hand
 from scoring.rules import RuleSet
 from tournaments.championships import selectors as championship_selectors
-from tournaments.models import Hand, Match, Membership
+from tournaments.championships.selectors import MEMBERS_IN_ORDER
+from tournaments.models import Hand, Match
 from tournaments.results import records
 
-_MEMBERS = Membership.objects.select_related("player").order_by("order")
 _OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
 
 
@@ -61,8 +61,8 @@ def match_for_referee(*, user: Any, pk: int) -> Match:
         Match.objects.filter(pk=pk, team_b__isnull=False)
         .select_related("stage__championship", "round", "team_a", "team_b", "winner", "referee")
         .prefetch_related(
-            Prefetch("team_a__memberships", queryset=_MEMBERS),
-            Prefetch("team_b__memberships", queryset=_MEMBERS),
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
             "games__winner",
             Prefetch("hands", queryset=Hand.objects.order_by("number")),
         )

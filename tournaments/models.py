@@ -265,6 +265,9 @@ class Match(models.Model):
         FORFEIT = "forfeit", _("Forfeit")
         BYE = "bye", _("Bye")
 
+    # The statuses of a match whose result counts: standings, brackets, rounds all ask this.
+    DECIDED = (Status.FINISHED, Status.WALKOVER)
+
     stage = models.ForeignKey(
         Stage, on_delete=models.CASCADE, related_name="matches", verbose_name=_("stage")
     )

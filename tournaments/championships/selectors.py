@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from scoring.rules import RuleSet
 from tournaments.models import REFEREES_GROUP, Championship, Membership, Team
 
-_MEMBERS = Membership.objects.select_related("player").order_by("order")
+# A team's players in seating order: every prefetch of memberships uses it.
+MEMBERS_IN_ORDER = Membership.objects.select_related("player").order_by("order")
 
 # What may follow each status (organisers may also step back one, e.g. to reopen entries).
 STATUS_FLOW = {
@@ -50,14 +51,16 @@ def championship_detail(*, slug: str) -> Championship:
         "stages",
         Prefetch(
             "teams",
-            queryset=Team.objects.prefetch_related(Prefetch("memberships", queryset=_MEMBERS)),
+            queryset=Team.objects.prefetch_related(
+                Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
+            ),
         ),
     ).get(slug=slug)
 
 
 def team_list(*, championship: Championship) -> QuerySet[Team]:
     """The teams of a championship in seed order, with their players."""
-    return championship.teams.prefetch_related(Prefetch("memberships", queryset=_MEMBERS))
+    return championship.teams.prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
 
 
 def rules_spec(championship: Championship, *, best_of: int | None = None) -> dict[str, Any]:

@@ -23,7 +23,8 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from tournaments.models import Championship, Hand, Match, Membership
+from tournaments.championships.selectors import MEMBERS_IN_ORDER
+from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.standings import selectors as standing_selectors
 
@@ -185,7 +186,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
 
 def _match_contexts(championship: Championship) -> dict[int, Match]:
     """Every played match with its teams' players: one entry per match, not per hand."""
-    members = Membership.objects.select_related("player").order_by("order")
+    members = MEMBERS_IN_ORDER
     matches = (
         Match.objects.filter(stage__championship=championship, team_b__isnull=False)
         .select_related("stage__championship", "team_a", "team_b")

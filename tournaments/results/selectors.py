@@ -8,11 +8,9 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.championships.selectors import can_manage, is_referee
+from tournaments.championships.selectors import MEMBERS_IN_ORDER, can_manage, is_referee
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Hand, Match, Membership
-
-_MEMBERS = Membership.objects.select_related("player").order_by("order")
+from tournaments.models import Championship, Hand, Match
 
 
 def match_detail(*, pk: int) -> Match:
@@ -22,8 +20,8 @@ def match_detail(*, pk: int) -> Match:
             "stage__championship", "round", "group", "team_a", "team_b", "winner", "referee"
         )
         .prefetch_related(
-            Prefetch("team_a__memberships", queryset=_MEMBERS),
-            Prefetch("team_b__memberships", queryset=_MEMBERS),
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
             "games__winner",
             Prefetch("hands", queryset=Hand.objects.select_related("recorded_by", "game")),
         )

@@ -21,16 +21,14 @@ from scoring import HandStatus, MatchHand, MatchResult, MatchState
 from scoring.errors import EngineError
 from scoring.rules import RuleSet
 from tournaments import tasks
-from tournaments.championships.selectors import is_referee, rules_spec
+from tournaments.championships.selectors import MEMBERS_IN_ORDER, is_referee, rules_spec
 from tournaments.championships.services import team_check_ready
 from tournaments.errors import TournamentError, from_engine
-from tournaments.models import Game, Hand, Match, Membership, Stage, Team
+from tournaments.models import Game, Hand, Match, Stage, Team
 from tournaments.results import records
 from tournaments.results.selectors import hand_write_problem
 from tournaments.stages.rounds import bracket_sync
 from tournaments.standings import services as standing_services
-
-_DECIDED = (Match.Status.FINISHED, Match.Status.WALKOVER)
 
 
 def _locked_match(match: Match) -> Match:
@@ -38,7 +36,7 @@ def _locked_match(match: Match) -> Match:
     # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
     # making the referees of one round wait for each other.
     Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
-    members = Membership.objects.select_related("player").order_by("order")
+    members = MEMBERS_IN_ORDER
     return (
         Match.objects.select_related("stage__championship", "team_a", "team_b")
         .prefetch_related(
@@ -364,7 +362,7 @@ def _derive(
     if new_hands:
         Hand.objects.bulk_create(new_hands)
 
-    was_decided = match.status in _DECIDED
+    was_decided = match.status in Match.DECIDED
     old_winner = match.winner_id
     match.chicos_a = sum(1 for g in state.games if g.winner == "A")
     match.chicos_b = sum(1 for g in state.games if g.winner == "B")

@@ -18,7 +18,7 @@ from tournaments import formats
 from tournaments.championships.selectors import rules_spec
 from tournaments.errors import TournamentError
 from tournaments.models import Championship, Group, Match, Round, Stage, Team
-from tournaments.stages.selectors import DECIDED, bracket_state
+from tournaments.stages.selectors import bracket_state
 
 
 def seeded_team_ids(teams: Iterable[Team]) -> list[int]:
@@ -95,7 +95,7 @@ def schedule(team_ids: list[int], cycles: int) -> list[formats.Round]:
 
 
 def check_all_decided(stage: Stage) -> None:
-    if stage.matches.exclude(status__in=DECIDED).exists():
+    if stage.matches.exclude(status__in=Match.DECIDED).exists():
         raise TournamentError(
             _("Every match of the current round must be decided first."),
             code="round_unfinished",
@@ -121,7 +121,7 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
     """
     stage = lock_stage(stage)
     stored = list(stage.matches.exclude(bracket_id="").select_related("round"))
-    decided = [m for m in stored if m.status in DECIDED]
+    decided = [m for m in stored if m.status in Match.DECIDED]
     bracket = bracket_state(stage, decided)
     if bracket is None:
         return []
@@ -139,7 +139,7 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
             .only("pk", "status")
             .first()
         )
-        if locked is None or locked.status in DECIDED or match.hands.exists():
+        if locked is None or locked.status in Match.DECIDED or match.hands.exists():
             raise TournamentError(
                 _(
                     "This change would alter who plays %(match)s, which already has results:"

@@ -16,8 +16,6 @@ from tournaments import formats
 from tournaments.formats import Bracket
 from tournaments.models import Championship, Match, Round, Stage, Team
 
-DECIDED = (Match.Status.FINISHED, Match.Status.WALKOVER)
-
 
 def _match_queryset() -> QuerySet[Match]:
     return Match.objects.select_related(
@@ -92,7 +90,7 @@ def stage_bracket(*, stage: Stage) -> BracketView | None:
     # The bracket's positions are written by round_generate: read them fresh.
     stage = Stage.objects.get(pk=stage.pk)
     stored = list(_match_queryset().filter(stage=stage).exclude(bracket_id=""))
-    bracket = bracket_state(stage, [m for m in stored if m.status in DECIDED])
+    bracket = bracket_state(stage, [m for m in stored if m.status in Match.DECIDED])
     if bracket is None:
         return None
     ids = [t for m in bracket.matches.values() for t in m.teams if t is not None]

@@ -14,8 +14,6 @@ from django.db.models import Exists, F, OuterRef, Q
 from tournaments.models import Championship, Group, Match, Stage, StandingsSnapshot, Team
 from tournaments.standings import tiebreaks
 
-_DECIDED = (Match.Status.FINISHED, Match.Status.WALKOVER)
-
 
 @dataclass(frozen=True)
 class StandingLine:
@@ -58,7 +56,7 @@ class StandingLine:
 
 
 def _results(stage: Stage, group: Group | None) -> list[tiebreaks.MatchResult]:
-    matches = Match.objects.filter(stage=stage, status__in=_DECIDED)
+    matches = Match.objects.filter(stage=stage, status__in=Match.DECIDED)
     if group is not None:
         matches = matches.filter(group=group)
     else:
