@@ -455,6 +455,41 @@ class Hand(models.Model):
         return _("Hand %(number)s") % {"number": self.number}
 
 
+class HandDraft(models.Model):
+    """The hand in progress at a match's table, as the tablet last synced it.
+
+    One row per match, kept across hands: ``device`` is the tablet that holds the match
+    (another device must take over explicitly), ``number`` the hand number the draft will
+    be saved as, and ``record`` the hand so far in the hand-record format (``events``, and
+    ``cards``/``gallo``/``pica_pica`` where used). Saving the hand empties the record and
+    moves ``number`` on; ``revision`` grows with every change so a stale tablet is told.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="draft", verbose_name=_("match")
+    )
+    number = models.PositiveIntegerField(_("hand number"))
+    record = models.JSONField(_("hand so far"), default=dict, blank=True)
+    device = models.CharField(_("device"), max_length=64, blank=True)
+    revision = models.PositiveIntegerField(_("revision"), default=0)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("updated by"),
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("hand in progress")
+        verbose_name_plural = _("hands in progress")
+
+    def __str__(self) -> str:
+        return _("Hand %(number)s in progress") % {"number": self.number}
+
+
 class StandingsSnapshot(models.Model):
     """Standings of a stage (or one of its groups) as last computed, for fast pages."""
 
