@@ -298,6 +298,8 @@ class Entry:
                 continue
             if isinstance(action, Trick) and self.cards_mode:
                 continue  # card by card: the engine takes the tricks from the cards
+            if isinstance(action, EnvidoWinner | FlorWinner) and self.settlement is None:
+                continue  # nothing to settle, or the cards given settle it
             group = _GROUPS[type(action)]
             by = getattr(action, "by", None)
             side = state.team[by] if by else getattr(action, "winner", None)
