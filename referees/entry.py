@@ -352,6 +352,8 @@ class Entry:
         by_suit: dict[str, list[Button]] = {}
         for button in self.buttons()["play"]:
             card = json.loads(button.event)["play"]
+            # The row names the suit: the button shows the rank, its label the whole card.
+            button.player = card[:-1]
             by_suit.setdefault(card[-1], []).append(button)
         return [(SUIT_NAMES[suit], by_suit[suit]) for suit in "EBOC" if suit in by_suit]
 

@@ -107,13 +107,14 @@ class Tablet:
         return json.loads(self.hidden("hand"))
 
     def buttons(self) -> dict[str, str]:
-        """Button label -> the event it posts."""
-        return {
-            unescape(label).strip(): unescape(value)
-            for value, label in re.findall(
-                r'<button[^>]*name="action" value="([^"]*)"[^>]*>([^<]*)</button>', self.raw
-            )
-        }
+        """Button label (its aria-label, else its text) -> the event it posts."""
+        found = {}
+        for attrs, value, text in re.findall(
+            r'<button([^>]*name="action" value="([^"]*)"[^>]*)>([^<]*)</button>', self.raw
+        ):
+            label = re.search(r'aria-label="([^"]*)"', attrs)
+            found[unescape(label.group(1) if label else text).strip()] = unescape(value)
+        return found
 
     def post(self, data: dict[str, Any], *, status: int = 200):
         payload = {"number": self.hidden("number"), "hand": self.hidden("hand"), **data}

@@ -9,6 +9,8 @@ Each ``logged_in_page`` is a browser context of its own: its own session and its
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth.models import Group
 
 from tests.referees.conftest import key, make_match
@@ -55,7 +57,8 @@ def test_a_hand_in_progress_resumes_in_another_browser_after_a_take_over(
     tap(first, "Beto: quiero")
     first.wait_for_selector("[data-sync=saved]")
     # Every button that records an event carries it; the save is marked.
-    truco = first.locator('[data-event=\'{"by":"%s","call":"retruco"}\']' % key(match, "Beto"))
+    retruco = json.dumps({"by": key(match, "Beto"), "call": "retruco"}, separators=(",", ":"))
+    truco = first.locator(f"[data-event='{retruco}']")
     assert truco.count() == 1
     first.screenshot(path=str(shots / "tablet-portrait.png"), full_page=False)
     assert score_in_view(first, PORTRAIT)
@@ -146,7 +149,7 @@ def test_a_hand_entered_card_by_card(logged_in_page, live_server, shots, django_
     tap(page, "Beto: quiero")
     page.screenshot(path=str(shots / "tablet-cards.png"), full_page=False)
     for card in ("7 of swords", "4 of cups", "6 of swords", "5 of cups"):
-        page.locator(".card-button", has_text=card).click()
+        page.get_by_role("button", name=card, exact=True).click()
         page.wait_for_load_state("domcontentloaded")
     page.locator("[data-op=save]").click()
     page.wait_for_selector("text=Hand 1 saved: Los Anchos 3 – 0 Las Flores.")
