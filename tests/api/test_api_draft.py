@@ -9,7 +9,9 @@ from tests.api.conftest import V1, client_for
 from tests.api.test_api_hands import one_match
 from tests.tournaments.factories import RefereeFactory, UserFactory
 from tournaments import signals
+from tournaments.errors import TournamentError
 from tournaments.models import Hand, HandDraft, Match
+from tournaments.results import drafts
 from tournaments.results import services as result_services
 
 
@@ -169,6 +171,25 @@ def test_an_illegal_hand_so_far_gets_the_engines_error(api, match):
         response = put(api, match, record)
         assert response.status_code == 400, (record, response.content)
         assert response.json()["error"]["code"] == code, record
+
+
+def test_a_number_the_database_cannot_store_is_refused(api, match, referee):
+    # The API's JSON parser refuses NaN already; the service (which the tablet's pages call
+    # too) refuses it itself, since PostgreSQL's jsonb would fail on it (a 500).
+    raw = '{"number": 1, "device": "tab-1", "revision": 0, "record": {"events": [], "gallo": NaN}}'
+    response = api.generic("PUT", draft_url(match), raw, content_type="application/json")
+    assert response.status_code == 400
+    with pytest.raises(TournamentError) as refused:
+        drafts.draft_save(
+            match=match,
+            number=1,
+            record={"events": [], "gallo": float("nan")},
+            device="tab-1",
+            revision=0,
+            by=referee,
+        )
+    assert refused.value.code == "bad_draft"
+    assert not HandDraft.objects.exists()
 
 
 def test_a_partial_hand_is_legal_so_far_and_a_finished_one_too(api, match):

@@ -91,6 +91,9 @@ def test_catalan_the_cap_de_colla_answers_and_the_mestre_decides(referee, tablet
     )
     page.open()
     assert set(page.buttons()) == {"Anna: the mestre plays", "Anna: the mestre passes"}
+    # The score says so in the rule book's words, on the mestre's side.
+    assert page.raw.count("mestre del joc") == 1
+    assert "scoreboard__side--A scoreboard__side--mestre" in page.raw
     page.tap("Anna: the mestre passes")
     page.save()
     hand = Hand.objects.get(number=3)

@@ -86,7 +86,8 @@ def draft_check(
         raise _bad_draft(str(_("unknown field %(field)s")) % {"field": unknown[0]})
     try:
         check_text(record)
-        size = len(json.dumps(record, separators=(",", ":")))
+        # No NaN or infinity: PostgreSQL's jsonb refuses them (and no event has one).
+        size = len(json.dumps(record, separators=(",", ":"), allow_nan=False))
     except EngineError as error:
         raise from_engine(error, names=records.names(match), hand=number) from None
     except (TypeError, ValueError, RecursionError):
