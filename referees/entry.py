@@ -7,7 +7,9 @@ field's JSON, and engine errors translated for Django. The page carries the hand
 so far in a hidden field; each post rebuilds the entry from the next hand (which the
 sheet takes from the match's stored engine state, ``scoring.MatchState.next_hand``,
 without replaying the match) plus those events, applies one more action, and shows the
-new legal actions as buttons. Nothing here touches the database; the finished entry is
+new legal actions as buttons (card by card, when the match's ``entry`` is ``cards``: the
+cards the player to play may play). Nothing here touches the database: the view keeps the
+hand so far as the match's draft (``tournaments.results.drafts``) and the finished entry is
 stored by ``referees.services.hand_save``.
 """
 
