@@ -173,7 +173,7 @@ def _tablet_context(
         "device": _device(request),
         "next_hand": sheet.info,
         "head": sheet.record,
-        "pairs": entry.default_pairs() if entry is not None and entry.pairs is None else None,
+        "pairs": entry.default_pairs() if entry is not None and entry.choosing_pairs else None,
         "draft": draft.to_dict(),
         "urls": {
             "draft": reverse("api:draft", args=[match.pk]),
