@@ -39,6 +39,8 @@ CONFLICTS = {
     "walkover",
     "walkover_after_play",
     "bad_status_change",
+    "draft_other_device",
+    "draft_stale",
 }
 
 

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import pages
-from api.views import auth, championships, hands, matches, stages, teams
+from api.views import auth, championships, drafts, hands, matches, stages, teams
 
 app_name = "api"
 
@@ -31,6 +31,7 @@ v1 = [
     path(MATCH + "walkover/", matches.MatchWalkover.as_view(), name="walkover"),
     path(MATCH + "hands/", hands.HandList.as_view(), name="hands"),
     path(MATCH + "hands/last/", hands.HandLast.as_view(), name="hand-last"),
+    path(MATCH + "draft/", drafts.Draft.as_view(), name="draft"),
     path("players/<int:player_id>/", teams.PlayerDetail.as_view(), name="player"),
 ]
 

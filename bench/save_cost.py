@@ -14,7 +14,10 @@ first N-1 hands (``match_hands_import``, not timed), then the timings are
   check, then ``results.services.hand_record``), inside ``transaction.atomic`` as a request
   does, commit included;
 - **sheet**: a GET of the referee's match sheet (``referees:sheet``) for hand N, through
-  Django's test client as the match's referee.
+  Django's test client as the match's referee;
+- **tap**: one step of the hand entry posted to the sheet (the first trick), which the
+  engine replays and stores as the match's draft (``results.drafts.draft_save``), then the
+  page rendered again.
 
 Prints the median and the range of each. Target: the save of hand 150 within 1.5 times
 the save of hand 1 (bench/README.md, "Saving a hand").
@@ -104,9 +107,12 @@ def main() -> None:
         return Match.objects.get(pk=match.pk)
 
     print(f"database: {connection.vendor}; Python {sys.version.split()[0]}; runs: {args.runs}")
-    print(f"{'hand':>5} {'save median':>12} {'save range':>18} {'sheet median':>13} {'range':>18}")
+    print(
+        f"{'hand':>5} {'save median':>12} {'save range':>18} {'sheet median':>13} {'range':>18}"
+        f" {'tap median':>11} {'range':>18}"
+    )
     for number in args.at:
-        saves, sheets = [], []
+        saves, sheets, taps = [], [], []
         for run in range(args.runs + 1):  # run 0 warms the caches up and is not counted
             match = new_match(number - 1)
             url = reverse("referees:sheet", args=[match.pk])
@@ -115,6 +121,13 @@ def main() -> None:
             if run:
                 sheets.append(time.perf_counter() - start)
             assert response.status_code == 200, response.status_code
+            step = {"number": number, "hand": "", "revision": 0, "action": '{"trick":"A"}'}
+            start = time.perf_counter()
+            response = client.post(url, step)
+            if run:
+                taps.append(time.perf_counter() - start)
+            assert response.status_code == 200, response.status_code
+            assert b'data-sync="saved"' in response.content
             start = time.perf_counter()
             with transaction.atomic():
                 referee_services.hand_save(
@@ -131,7 +144,10 @@ def main() -> None:
         def span(values: list[float]) -> str:
             return f"{1000 * min(values):.1f}–{1000 * max(values):.1f} ms"
 
-        print(f"{number:>5} {ms(saves):>12} {span(saves):>18} {ms(sheets):>13} {span(sheets):>18}")
+        print(
+            f"{number:>5} {ms(saves):>12} {span(saves):>18} {ms(sheets):>13} {span(sheets):>18}"
+            f" {ms(taps):>11} {span(taps):>18}"
+        )
 
 
 if __name__ == "__main__":

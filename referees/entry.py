@@ -7,7 +7,9 @@ field's JSON, and engine errors translated for Django. The page carries the hand
 so far in a hidden field; each post rebuilds the entry from the next hand (which the
 sheet takes from the match's stored engine state, ``scoring.MatchState.next_hand``,
 without replaying the match) plus those events, applies one more action, and shows the
-new legal actions as buttons. Nothing here touches the database; the finished entry is
+new legal actions as buttons (card by card, when the match's ``entry`` is ``cards``: the
+cards the player to play may play). Nothing here touches the database: the view keeps the
+hand so far as the match's draft (``tournaments.results.drafts``) and the finished entry is
 stored by ``referees.services.hand_save``.
 """
 
@@ -119,12 +121,16 @@ class Entry:
         info: Mapping[str, Any],
         match_record: Mapping[str, Any],
         names: Mapping[str, str],
+        *,
+        cards: bool = False,
     ) -> None:
         self.info = info
         self.match_record = match_record
         self.names = names
-        # The tablet enters hands trick by trick (quick entry) only.
-        self.hand = HandEntry(NextHand.from_dict(info), match_record, plays=False)
+        # Quick entry (trick winners) refuses card plays; card-by-card entry (the match's
+        # ``entry`` option) takes the cards as played and, if given, the cards dealt.
+        self.cards_mode = cards
+        self.hand = HandEntry(NextHand.from_dict(info), match_record, plays=cards)
         self.kind: str = str(self.hand.kind)
         self.number: int = self.hand.number
 
@@ -141,13 +147,18 @@ class Entry:
         info: Mapping[str, Any],
         match_record: Mapping[str, Any],
         names: Mapping[str, str],
-        raw: str,
+        raw: str | Mapping[str, Any],
+        *,
+        cards: bool = False,
     ) -> tuple[Entry, TournamentError | None]:
-        """The entry a post carries, and the error if it no longer replays (the entry then
-        stops at the last valid step)."""
-        entry = cls(info, match_record, names)
+        """The entry a post (JSON text) or a stored draft (a dict) carries, and the error if
+        it no longer replays (the entry then stops at the last valid step)."""
+        entry = cls(info, match_record, names, cards=cards)
         try:
-            entry.hand.restore(parse_json(raw) if raw else {})
+            draft = parse_json(raw) if isinstance(raw, str) and raw else raw or {}
+            if isinstance(draft, dict):
+                draft = {key: value for key, value in draft.items() if key != "undo"}
+            entry.hand.restore(draft)
         except TournamentError as error:
             return entry, error
         except EngineError as error:
@@ -183,6 +194,32 @@ class Entry:
             self.hand.next_pair()
         except EngineError as error:
             raise self._translated(error) from None
+
+    def set_cards(self, cards: Mapping[str, Sequence[str]]) -> None:
+        """The cards dealt to the players of the part being entered (card-by-card entry)."""
+        try:
+            self.hand.set_cards(cards)
+        except EngineError as error:
+            raise self._translated(error) from None
+
+    def team_mazo(self, side: str) -> list[dict[str, Any]]:
+        """The mazo events of every player of ``side`` still in the hand, in playing order,
+        if the engine takes them all now and there are two or more (one tap: "the team
+        goes to the mazo"); else []."""
+        if not self.parts or self.current.chico_over:
+            return []
+        state = self.current.state
+        events = []
+        for player in state.order:
+            if state.team[player] != side or player in state.folded:
+                continue
+            try:
+                state = apply(state, Mazo(player))
+            except EngineError:
+                return []
+            events.append(Mazo(player).to_event())
+        # One player alone: his own mazo button already does it in one tap.
+        return events if len(events) > 1 else []
 
     # -- what the page shows ------------------------------------------------------------
     @property
@@ -222,8 +259,17 @@ class Entry:
         """Pica-pica pairs by default: each player faces the opponent sitting opposite."""
         return [list(p) for p in self.hand.default_pairs()]
 
+    def to_draft(self) -> dict[str, Any]:
+        """The hand so far as the match's draft stores it (``HandEntry.to_draft``)."""
+        return self.hand.to_draft()
+
     def to_json(self) -> str:
         return json.dumps(self.hand.to_draft(), separators=(",", ":"))
+
+    @property
+    def given_cards(self) -> dict[str, list[str]]:
+        """The cards dealt that were given for the part being entered."""
+        return self.hand.part_cards() if self.parts else {}
 
     def to_record(self) -> dict[str, Any]:
         """The hand's entry of the match record, as ``hand_record`` stores it."""
@@ -237,6 +283,7 @@ class Entry:
     def buttons(self) -> dict[str, list[Button]]:
         """The legal next actions of the current part, by group, labelled."""
         groups: dict[str, list[Button]] = {
+            "play": [],
             "mestre": [],
             "answer": [],
             "settle": [],
@@ -247,15 +294,26 @@ class Entry:
             return groups
         state = self.current.state
         for action in self.hand.legal_actions():
-            if isinstance(action, Play | EnvidoPoints | FlorPoints):
-                continue  # cards are not entered; declared points have their own form
+            if isinstance(action, EnvidoPoints | FlorPoints):
+                continue  # declared points have their own form (the cards settle alone)
+            if isinstance(action, Play) and not self.cards_mode:
+                continue
+            if isinstance(action, Trick) and self.cards_mode:
+                continue  # card by card: the engine takes the tricks from the cards
+            if isinstance(action, EnvidoWinner | FlorWinner) and self.settlement is None:
+                continue  # nothing to settle, or the cards given settle it
             group = _GROUPS[type(action)]
             by = getattr(action, "by", None)
             side = state.team[by] if by else getattr(action, "winner", None)
             side = side or getattr(action, "side", None)
+            label = (
+                card_name(str(action.card))
+                if isinstance(action, Play)
+                else describe(action, state, self.names)
+            )
             groups[group].append(
                 Button(
-                    label=describe(action, state, self.names),
+                    label=label,
                     event=json.dumps(action.to_event(), separators=(",", ":")),
                     group=group,
                     side=side if side in state.sides else None,
@@ -265,12 +323,48 @@ class Entry:
         return groups
 
     def calls_by_player(self) -> list[tuple[str, str, list[Button]]]:
-        """Calls and mazo grouped under each player: (name, side, buttons)."""
+        """Calls and mazo grouped under each player: (name, side, buttons), side A's
+        players first then side B's, each in team order: a player keeps his place on the
+        screen from hand to hand (the mano is marked, not moved)."""
+        return [
+            (self.names.get(p, p), side, buttons)
+            for side in ("A", "B")
+            for p, buttons in self.side_calls(side)
+        ]
+
+    def side_calls(self, side: str) -> list[tuple[str, list[Button]]]:
+        """A side's players in team order with their call and mazo buttons."""
+        if not self.parts:
+            return []
         state = self.current.state
-        by_player: dict[str, list[Button]] = {p: [] for p in state.order}
+        players = [p for p in self.team_order() if state.team.get(p) == side]
+        by_player: dict[str, list[Button]] = {p: [] for p in players}
         for button in self.buttons()["call"]:
-            by_player[button.player].append(button)  # type: ignore[index]
-        return [(self.names.get(p, p), state.team[p], b) for p, b in by_player.items() if b]
+            if button.player in by_player:
+                by_player[button.player].append(button)
+        return [(p, by_player[p]) for p in players if p in state.order]
+
+    def team_order(self) -> list[str]:
+        """Every player of the match in team order (side A's, then side B's)."""
+        teams = self.match_record.get("teams", {})
+        return [p for side in ("A", "B") for p in teams.get(side, [])]
+
+    def play_grid(self) -> list[tuple[str, list[Button]]]:
+        """Card-by-card entry: the cards the player to play may play, by suit."""
+        by_suit: dict[str, list[Button]] = {}
+        for button in self.buttons()["play"]:
+            card = json.loads(button.event)["play"]
+            # The row names the suit: the button shows the rank, its label the whole card.
+            button.player = card[:-1]
+            by_suit.setdefault(card[-1], []).append(button)
+        return [(SUIT_NAMES[suit], by_suit[suit]) for suit in "EBOC" if suit in by_suit]
+
+    @property
+    def to_play(self) -> str | None:
+        """Card-by-card entry: who plays the next card (None before the hand is decided)."""
+        if not self.parts or not self.cards_mode:
+            return None
+        return self.current.state.to_play()
 
     def summary(self) -> list[dict[str, Any]]:
         """Each part with its events in words (and the pair's names for pica-pica)."""
@@ -296,6 +390,7 @@ class Entry:
 
 
 _GROUPS: dict[type, str] = {
+    Play: "play",
     Call: "call",
     Mazo: "call",
     Answer: "answer",
@@ -354,4 +449,23 @@ def describe(action: Action, state: HandState, names: Mapping[str, str]) -> str:
         }
     if isinstance(action, Void):
         return _("Hand void: %(reason)s") % {"reason": action.reason}
-    return _("%(player)s plays %(card)s") % {"player": player, "card": action.card}
+    return _("%(player)s plays %(card)s") % {"player": player, "card": card_name(str(action.card))}
+
+
+SUIT_NAMES = {
+    "E": gettext_lazy("Swords"),
+    "B": gettext_lazy("Clubs"),
+    "O": gettext_lazy("Coins"),
+    "C": gettext_lazy("Cups"),
+}
+_CARD_NAMES = {
+    "E": gettext_lazy("%(rank)s of swords"),
+    "B": gettext_lazy("%(rank)s of clubs"),
+    "O": gettext_lazy("%(rank)s of coins"),
+    "C": gettext_lazy("%(rank)s of cups"),
+}
+
+
+def card_name(card: str) -> str:
+    """A card in words, "7 of swords" (``7E``), in the referee's language."""
+    return str(_CARD_NAMES[card[-1]]) % {"rank": card[:-1]}

@@ -7,6 +7,7 @@ is refused here, before the engine or the database sees it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -193,3 +194,43 @@ class PairsForm(forms.Form):
     def pairs(self) -> list[list[str]]:
         data = self.cleaned_data
         return [[data[f"mano_{i}"], data[f"rival_{i}"]] for i in range(self.count)]
+
+
+_CARD = re.compile(r"(1[0-2]|[1-9])[EBOC]")
+
+
+class CardsForm(forms.Form):
+    """Card-by-card entry: the three cards dealt to each player, written like ``1E 7O 4C``
+    (rank, then E espadas, B bastos, O oros, C copas); a player left empty plays any card
+    not yet seen. The engine judges the cards (the deck, a card given twice)."""
+
+    def __init__(
+        self,
+        *args: Any,
+        players: Sequence[tuple[str, str]],
+        initial: dict[str, list[str]],
+        **kw: Any,
+    ) -> None:
+        super().__init__(*args, prefix="cards", **kw)
+        for key, name in players:
+            self.fields[key] = forms.CharField(
+                label=name,
+                required=False,
+                max_length=20,
+                initial=" ".join(initial.get(key, [])),
+                widget=forms.TextInput(
+                    attrs={"autocapitalize": "characters", "placeholder": "1E 7O 4C"}
+                ),
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for key, value in list(data.items()):
+            cards = (value or "").replace(",", " ").upper().split()
+            if cards and (len(cards) != 3 or not all(_CARD.fullmatch(c) for c in cards)):
+                self.add_error(key, _("Write three cards like 1E 7O 4C (E, B, O, C: the suit)."))
+            data[key] = cards
+        return data
+
+    def cards(self) -> dict[str, list[str]]:
+        return {key: cards for key, cards in self.cleaned_data.items() if cards}

@@ -49,16 +49,19 @@ def hand_save(
     number: int,
     record: Mapping[str, Any],
     recorded_by: AbstractBaseUser | None,
+    device: str | None = None,
 ) -> Hand:
     """Record ``record`` as hand ``number`` of ``match``, or raise if that is no longer the
     next hand (a translated ``TournamentError``, code ``stale_hand``).
 
     The numbered save every client uses (``results.numbering``): the same hand sent twice
     (a double tap, a tablet retrying) is stored once and answered with the stored hand.
+    ``device``: the tablet saving it (refused while another device holds the match; the
+    match's draft is emptied once the hand is stored).
     """
     try:
         hand, _created = hand_record_numbered(
-            match=match, number=number, record=record, recorded_by=recorded_by
+            match=match, number=number, record=record, recorded_by=recorded_by, device=device
         )
     except TournamentError as error:
         if error.code in ("hand_exists", "hand_number"):

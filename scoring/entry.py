@@ -94,6 +94,10 @@ class HandEntry:
         self.number = upcoming.number
         self.pairs: list[tuple[str, str]] | None = None
         self.parts: list[EntryPart] = []
+        # Card-by-card entry: the cards dealt to some or all players of each part (by part
+        # index), as the record's "cards"; the engine then checks plays and computes envido
+        # and flor values from them.
+        self.cards: dict[int, dict[str, list[str]]] = {}
         if self.kind == HandKind.REDONDO:
             self.parts = [self._part(0)]
 
@@ -130,13 +134,17 @@ class HandEntry:
     # -- parts ------------------------------------------------------------------------
     def _record(self, index: int) -> dict[str, Any]:
         if self.kind == HandKind.REDONDO:
-            return {**self.upcoming.record, "events": []}  # type: ignore[dict-item]
-        score = dict(self.upcoming.score)
-        if index:
-            previous = self.parts[index - 1].outcome
-            score = dict(previous["score"]) if previous else score
-        first, second = self.pairs[index]  # type: ignore[index]
-        return subhand_record({"score": score}, self.match_record, first, second)
+            record = {**self.upcoming.record, "events": []}  # type: ignore[dict-item]
+        else:
+            score = dict(self.upcoming.score)
+            if index:
+                previous = self.parts[index - 1].outcome
+                score = dict(previous["score"]) if previous else score
+            first, second = self.pairs[index]  # type: ignore[index]
+            record = subhand_record({"score": score}, self.match_record, first, second)
+        if self.cards.get(index):
+            record["cards"] = self.cards[index]
+        return record
 
     def _part(self, index: int) -> EntryPart:
         record = self._record(index)
@@ -213,6 +221,7 @@ class HandEntry:
         ):
             raise error("pairs_invalid")
         self.pairs = [(a, b) for a, b in pairs]
+        self.cards = {}
         self.parts = [self._part(0)]
 
     # -- entering -----------------------------------------------------------------------
@@ -243,16 +252,61 @@ class HandEntry:
         if not self.parts:
             return
         if not self.current.events and len(self.parts) > 1:
+            self.cards.pop(len(self.parts) - 1, None)
             self.parts.pop()
         index = len(self.parts) - 1
         self._replay(index, self.current.events[:-1])
 
     def reset(self) -> None:
-        """Start the hand again (a pica-pica hand goes back to choosing its pairs)."""
+        """Start the hand again (a pica-pica hand goes back to choosing its pairs); the
+        cards given are forgotten too."""
+        self.cards = {}
         if self.kind == HandKind.REDONDO:
             self.parts = [self._part(0)]
         else:
             self.pairs, self.parts = None, []
+
+    def set_cards(self, cards: Mapping[str, Any]) -> None:
+        """Give the cards dealt to some or all players of the part being entered (player ->
+        three cards, as the record's ``cards``; an empty mapping takes them back). Its
+        events are replayed with them: plays are checked against them and envido and flor
+        values come from them. On a refusal the entry stays as it was.
+
+        >>> rec = {"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+        ...        "seats": ["ana", "beto"], "hands": []}
+        >>> entry = HandEntry.from_match(rec)
+        >>> entry.set_cards({"ana": ["7E", "6E", "1O"], "beto": ["4C", "5C", "3O"]})
+        >>> [str(a.card) for a in entry.legal_actions() if isinstance(a, Play)]
+        ['7E', '6E', '1O']
+        >>> entry.set_cards({"beto": ["7E", "5C", "3O"]})
+        Traceback (most recent call last):
+        ...
+        scoring.errors.CardError: The card 7E appears twice.
+        """
+        if not isinstance(cards, Mapping):
+            raise error("bad_field", field="cards", detail="map players to their three cards")
+        index = len(self.parts) - 1
+        part = self.current
+        before = self.cards.get(index)
+        merged = {**(before or {}), **{p: list(c) for p, c in cards.items()}} if cards else {}
+        self.cards[index] = merged
+        try:
+            self._replay(index, part.events)
+        except EngineError:
+            if before is None:
+                self.cards.pop(index, None)
+            else:
+                self.cards[index] = before
+            self.parts[index] = part
+            raise
+        if not merged:
+            self.cards.pop(index, None)
+
+    def part_cards(self, index: int | None = None) -> dict[str, list[str]]:
+        """The cards given for a part (the current one by default)."""
+        if index is None:
+            index = len(self.parts) - 1
+        return {p: list(c) for p, c in self.cards.get(index, {}).items()}
 
     @property
     def can_move_on(self) -> bool:
@@ -312,10 +366,13 @@ class HandEntry:
 
     # -- storing ----------------------------------------------------------------------
     def _subhands(self) -> list[dict[str, Any]]:
-        return [
-            {"order": list(pair), "events": self._events(i)}
-            for i, pair in enumerate(self.pairs or [])
-        ]
+        subhands = []
+        for i, pair in enumerate(self.pairs or []):
+            sub: dict[str, Any] = {"order": list(pair), "events": self._events(i)}
+            if self.cards.get(i):
+                sub["cards"] = self.part_cards(i)
+            subhands.append(sub)
+        return subhands
 
     def _events(self, index: int) -> list[dict[str, Any]]:
         return list(self.parts[index].events) if index < len(self.parts) else []
@@ -325,6 +382,8 @@ class HandEntry:
         players) or ``{"pica_pica": [{"order", "events"}...]}``."""
         if self.kind == HandKind.REDONDO:
             entry: dict[str, Any] = {"events": list(self.current.events)}
+            if self.cards.get(0):
+                entry["cards"] = self.part_cards(0)
             if self.upcoming.gallo is not None:
                 entry["gallo"] = self.upcoming.gallo
             return entry
@@ -332,9 +391,13 @@ class HandEntry:
 
     def to_draft(self) -> dict[str, Any]:
         """The unfinished entry as data, for :meth:`restore`: ``{"events"}`` for a redondo,
-        ``{"pica_pica": [...], "current": k}`` once the pairs are chosen, else ``{}``."""
+        ``{"pica_pica": [...], "current": k}`` once the pairs are chosen, else ``{}``; with
+        ``cards`` (a redondo's, or each sub-hand's) where they were given."""
         if self.kind == HandKind.REDONDO:
-            return {"events": list(self.current.events)}
+            draft: dict[str, Any] = {"events": list(self.current.events)}
+            if self.cards.get(0):
+                draft["cards"] = self.part_cards(0)
+            return draft
         if self.pairs is None:
             return {}
         return {"pica_pica": self._subhands(), "current": len(self.parts) - 1}
@@ -349,6 +412,7 @@ class HandEntry:
             events = draft.get("events", [])
             if "pica_pica" in draft or not isinstance(events, list):
                 raise error("bad_draft", detail="a redondo hand is a list of events")
+            self._restore_cards(0, draft.get("cards"))
             self._replay(0, events)
             return
         subhands = draft.get("pica_pica")
@@ -368,4 +432,13 @@ class HandEntry:
                 break
             if index and (not self.parts[index - 1].done or self.parts[index - 1].chico_over):
                 raise error("bad_draft", detail="a pair starts before the one before it ended")
+            self._restore_cards(index, sub.get("cards"))
             self._replay(index, events)
+
+    def _restore_cards(self, index: int, cards: Any) -> None:
+        if cards is None or cards == {}:
+            self.cards.pop(index, None)
+            return
+        if not isinstance(cards, dict) or not all(isinstance(c, list) for c in cards.values()):
+            raise error("bad_field", field="cards", detail="map players to their three cards")
+        self.cards[index] = {p: list(c) for p, c in cards.items()}

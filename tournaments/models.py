@@ -253,6 +253,12 @@ class Round(models.Model):
 class Match(models.Model):
     """A *partida* between two teams, or a bye (``team_b`` empty)."""
 
+    class Entry(models.TextChoices):
+        # How the referee's tablet enters the hands: trick winners, or every card played
+        # (finals, clubs that want it); the engine then takes envido and flor from the cards.
+        QUICK = "quick", _("Quick (trick by trick)")
+        CARDS = "cards", _("Card by card")
+
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
         IN_PROGRESS = "in_progress", _("In progress")
@@ -311,6 +317,9 @@ class Match(models.Model):
     outcome = models.CharField(_("outcome"), max_length=20, choices=Outcome.choices, blank=True)
     best_of = models.PositiveSmallIntegerField(
         _("best of"), choices=[(1, "1"), (3, "3")], default=3
+    )
+    entry = models.CharField(
+        _("hand entry"), max_length=10, choices=Entry.choices, default=Entry.QUICK
     )
     # Player record keys (p<id>) counter-clockwise, the first hand's mano first.
     seats = models.JSONField(_("seats"), default=list, blank=True)
@@ -471,6 +480,8 @@ class HandDraft(models.Model):
     number = models.PositiveIntegerField(_("hand number"))
     record = models.JSONField(_("hand so far"), default=dict, blank=True)
     device = models.CharField(_("device"), max_length=64, blank=True)
+    # When ``device`` took the match (a second device is told "since hh:mm").
+    held_since = models.DateTimeField(_("held since"), null=True, blank=True)
     revision = models.PositiveIntegerField(_("revision"), default=0)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -47,6 +47,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "status",
             "outcome",
             "best_of",
+            "entry",
             "winner",
             "chicos_a",
             "chicos_b",
@@ -97,6 +98,11 @@ class MatchAssignSerializer(serializers.Serializer):
     scheduled_at = serializers.DateTimeField(required=False)
     referee = serializers.CharField(
         required=False, help_text="The referee's username (a referee, or staff)."
+    )
+    entry = serializers.ChoiceField(
+        choices=Match.Entry.choices,
+        required=False,
+        help_text="How the tablet enters hands: quick (trick by trick) or cards.",
     )
 
 
@@ -179,8 +185,38 @@ class HandPostSerializer(serializers.Serializer):
         "({order, cards, events} each).",
     )
     gallo = serializers.CharField(required=False, help_text="Three players: the gallo's key.")
+    device = serializers.CharField(
+        required=False,
+        max_length=64,
+        help_text="The tablet sending the hand: refused (409 draft_other_device) while "
+        "another device holds the match.",
+    )
 
     def record(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data.pop("number")
+        data.pop("device", None)
         return data
+
+
+class DraftSerializer(serializers.Serializer):
+    """The hand in progress of a match (docs/api.md, "The hand in progress")."""
+
+    number = serializers.IntegerField(help_text="The hand number the draft will be saved as.")
+    record = serializers.JSONField(help_text="The hand so far (docs/hand-record.md).")
+    device = serializers.CharField(help_text="The device holding the match; empty: none.")
+    revision = serializers.IntegerField(help_text="Grows with every change; 0: never saved.")
+    updated_at = serializers.DateTimeField(allow_null=True)
+    entry = serializers.ChoiceField(choices=Match.Entry.choices)
+
+
+class DraftPutSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="The next hand's number.")
+    record = serializers.JSONField(help_text="The hand so far (docs/hand-record.md).")
+    device = serializers.CharField(max_length=64, help_text="This device's id.")
+    revision = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The revision this device last saw."
+    )
+    takeover = serializers.BooleanField(
+        default=False, help_text="Take the match over from the device holding it."
+    )

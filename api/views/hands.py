@@ -56,7 +56,9 @@ class HandList(ApiView):
 
         409 ``hand_number`` when ``number`` is not the next hand (``expected`` says which),
         409 ``hand_exists`` when that hand is recorded with other events; the same hand
-        posted again answers 200 with the stored hand.
+        posted again answers 200 with the stored hand. With ``device``, 409
+        ``draft_other_device`` while another device holds the match; a stored hand empties
+        the match's draft.
         """
         match = access.refereed_match(request, match_id)
         posted = self.valid(HandPostSerializer, request)
@@ -67,6 +69,7 @@ class HandList(ApiView):
                 number=posted.validated_data["number"],
                 record=posted.record(),
                 recorded_by=request.user,
+                device=posted.validated_data.get("device"),
             )
             hand = result_selectors.match_hands(match=match).get(pk=hand.pk)
             return Response(

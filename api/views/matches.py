@@ -85,7 +85,7 @@ class MatchDetail(ApiView):
 
     @extend_schema(request=MatchAssignSerializer, responses={200: MatchDetailSerializer})
     def patch(self, request: Request, match_id: int) -> Response:
-        """Set the table, time and referee (organisers)."""
+        """Set the table, time, referee and hand entry (quick or cards) (organisers)."""
         match = access.managed_match(request, match_id)
         data = dict(self.valid(MatchAssignSerializer, request).validated_data)
         if "referee" in data:

@@ -77,7 +77,25 @@ class Tablet:
 
     def _read(self) -> None:
         self.raw = self.response.content.decode()
-        self.page = unescape(self.raw)
+        # What the referee reads: the tablet's JSON data (labels for its script) left out.
+        self.page = unescape(
+            re.sub(r'<script id="tablet-context".*?</script>', "", self.raw, flags=re.S)
+        )
+
+    @property
+    def context(self) -> Any:
+        """The page's ``tablet-context`` JSON (docs/api.md, "The tablet page")."""
+        found = re.search(
+            r'<script id="tablet-context" type="application/json">(.*?)</script>', self.raw, re.S
+        )
+        assert found, "no tablet-context on the page"
+        return json.loads(found.group(1))
+
+    @property
+    def sync(self) -> str:
+        found = re.search(r'data-sync="([a-z]+)"', self.raw)
+        assert found, "no sync indicator on the page"
+        return found.group(1)
 
     def hidden(self, name: str) -> str:
         found = re.search(rf'name="{name}" value="([^"]*)"', self.raw)
@@ -89,16 +107,21 @@ class Tablet:
         return json.loads(self.hidden("hand"))
 
     def buttons(self) -> dict[str, str]:
-        """Button label -> the event it posts."""
-        return {
-            unescape(label).strip(): unescape(value)
-            for value, label in re.findall(
-                r'<button[^>]*name="action" value="([^"]*)"[^>]*>([^<]*)</button>', self.raw
-            )
-        }
+        """Button label (its aria-label, else its text) -> the event it posts."""
+        found = {}
+        for attrs, value, text in re.findall(
+            r'<button([^>]*name="action" value="([^"]*)"[^>]*)>([^<]*)</button>', self.raw
+        ):
+            label = re.search(r'aria-label="([^"]*)"', attrs)
+            found[unescape(label.group(1) if label else text).strip()] = unescape(value)
+        return found
 
     def post(self, data: dict[str, Any], *, status: int = 200):
         payload = {"number": self.hidden("number"), "hand": self.hidden("hand"), **data}
+        if 'name="revision"' in self.raw:
+            payload.setdefault("revision", self.hidden("revision"))
+        if 'name="undo"' in self.raw:
+            payload.setdefault("undo", self.hidden("undo"))
         self.response = self.client.post(self.url, payload)
         assert self.response.status_code == status, html_of(self.response)[:3000]
         if status != 302:

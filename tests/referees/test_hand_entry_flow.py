@@ -40,7 +40,7 @@ def test_a_truco_accepted_and_two_tricks_saved_then_the_mano_moves(started, tabl
     assert page.events == {"events": []}
 
 
-def test_undo_and_start_over_only_change_the_page(started, tablet):
+def test_undo_and_start_over_store_no_hand(started, tablet):
     page = tablet(started)
     page.tap("Ana calls envido")
     page.tap("Beto: no quiero")
@@ -48,8 +48,17 @@ def test_undo_and_start_over_only_change_the_page(started, tablet):
     page.op("undo")
     assert page.events["events"] == [{"by": key(started, "Ana"), "call": "envido"}]
     assert "Beto: no quiero" in page.buttons()
+    # Starting again asks first: the hand is still there until the referee confirms.
     page.op("reset")
+    assert "Start hand 1 again?" in page.page
+    assert page.events["events"] == [{"by": key(started, "Ana"), "call": "envido"}]
+    page.op("reset_confirm")
     assert page.events == {"events": []}
+    # ... and can be undone.
+    assert "Undo the restart" in page.page
+    page.op("reset_undo")
+    assert page.events["events"] == [{"by": key(started, "Ana"), "call": "envido"}]
+    assert "Undo the restart" not in page.page
     assert Hand.objects.count() == 0
 
 

@@ -91,6 +91,9 @@ def test_catalan_the_cap_de_colla_answers_and_the_mestre_decides(referee, tablet
     )
     page.open()
     assert set(page.buttons()) == {"Anna: the mestre plays", "Anna: the mestre passes"}
+    # The score says so in the rule book's words, on the mestre's side.
+    assert page.raw.count("mestre del joc") == 1
+    assert "scoreboard__side--A scoreboard__side--mestre" in page.raw
     page.tap("Anna: the mestre passes")
     page.save()
     hand = Hand.objects.get(number=3)
@@ -191,5 +194,10 @@ def test_the_default_pairs_face_opponents_and_can_be_recorded_as_offered(referee
     for i in range(3):
         assert (offered[f"pairs-mano_{i}"] in side_a) != (offered[f"pairs-rival_{i}"] in side_a)
     assert offered["pairs-mano_0"] == key(match, "Beto")  # the hand's mano leads pair 1
+    # The tablet's script gets the same pairs in the page's context.
+    assert page.context["pairs"][0] == [key(match, "Beto"), offered["pairs-rival_0"]]
+    assert page.context["next_hand"]["kind"] == "pica_pica"
     page.op("pairs", **offered)
     assert "Pair 1 of 3" in page.page
+    assert page.context["pairs"] is None  # chosen: in the draft now
+    assert len(page.context["draft"]["record"]["pica_pica"]) == 3

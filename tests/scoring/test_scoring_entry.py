@@ -241,3 +241,80 @@ def test_a_gallo_hand_stores_its_gallo():
         "events": [{"by": "beto", "mazo": True}, {"by": "bruno", "mazo": True}],
         "gallo": "ana",
     }
+
+
+# -- card by card: the cards dealt ---------------------------------------------------------
+def _duel() -> dict:
+    teams, seats = SEATS[2]
+    return {"rules": "argentine", "teams": teams, "seats": seats, "hands": []}
+
+
+def test_the_cards_dealt_settle_the_envido_and_are_stored_and_restored():
+    record = _duel()
+    entry = HandEntry.from_match(record)
+    entry.set_cards({"a1": ["7E", "6E", "1O"], "b1": ["4C", "5C", "3O"]})
+    # Only the mano's own cards are offered.
+    assert sorted(str(a.card) for a in entry.legal_actions() if isinstance(a, Play)) == [
+        "1O",
+        "6E",
+        "7E",
+    ]
+    entry.apply({"by": "a1", "call": "envido"})
+    entry.apply({"by": "b1", "answer": "quiero"})
+    assert entry.settlement is None  # every card is known: a1's 33 beats b1's 9
+    for by, card in (("a1", "7E"), ("b1", "4C"), ("a1", "6E"), ("b1", "5C")):
+        entry.apply({"by": by, "play": card})
+    assert entry.finished
+    stored = entry.to_entry()
+    assert stored["cards"] == {"a1": ["7E", "6E", "1O"], "b1": ["4C", "5C", "3O"]}
+    again = HandEntry.from_match(record)
+    again.restore(entry.to_draft())
+    assert again.to_draft() == entry.to_draft() and again.finished
+    record["hands"].append(stored)
+    assert scoring.score_match_result(record).hands[0].points == {"A": 3, "B": 0}
+
+
+def test_cards_that_contradict_the_plays_are_refused_and_change_nothing():
+    entry = HandEntry.from_match(_duel())
+    entry.apply({"by": "a1", "play": "7E"})
+    before = entry.to_draft()
+    for cards, code in (
+        ({"a1": ["1E", "2E", "3E"]}, "card_not_yours"),  # he already played the 7E
+        ({"b1": ["7E", "2E", "3E"]}, "card_unavailable"),  # the 7E is on the table
+        ({"b1": ["1E", "2E"]}, "bad_cards"),
+        ({"zoe": ["1E", "2E", "3E"]}, "unknown_player"),
+        (["1E"], "bad_field"),
+    ):
+        with pytest.raises(EngineError) as info:
+            entry.set_cards(cards)
+        assert info.value.code == code, cards
+        assert entry.to_draft() == before
+    entry.set_cards({"b1": ["1E", "2E", "3E"]})
+    assert entry.to_draft()["cards"] == {"b1": ["1E", "2E", "3E"]}
+    entry.set_cards({})  # taken back
+    assert "cards" not in entry.to_draft()
+
+
+def test_start_again_forgets_the_cards_and_a_pica_pica_pair_keeps_its_own():
+    entry = HandEntry.from_match(_duel())
+    entry.set_cards({"a1": ["7E", "6E", "1O"]})
+    entry.reset()
+    assert entry.to_draft() == {"events": []}
+
+    record = _six()
+    record["hands"].append({"events": [{"trick": "A"}, {"trick": "A"}]})
+    entry = HandEntry.from_match(record)
+    entry.choose_pairs(entry.default_pairs())
+    first, second = entry.parts[0].order
+    entry.set_cards({first: ["1E", "2E", "3E"], second: ["4E", "5E", "6E"]})
+    entry.apply(Trick("A"))  # quick entry with the cards known is allowed too
+    entry.apply(Trick("A"))
+    entry.next_pair()
+    draft = entry.to_draft()
+    assert draft["pica_pica"][0]["cards"] == {first: ["1E", "2E", "3E"], second: ["4E", "5E", "6E"]}
+    assert "cards" not in draft["pica_pica"][1]
+    again = HandEntry.from_match(record)
+    again.restore(draft)
+    assert again.to_draft() == draft
+    entry.undo()  # back to the first pair: its cards are still there
+    assert entry.to_draft()["pica_pica"][0]["cards"][first] == ["1E", "2E", "3E"]

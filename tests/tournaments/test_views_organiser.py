@@ -549,11 +549,15 @@ def test_assign_table_time_and_referee(client, setup, organiser):
     data[f"form-{index}-table"] = "Mesa 7"
     data[f"form-{index}-scheduled_at"] = "2026-05-09T17:30"
     data[f"form-{index}-referee"] = setup["referee"].pk
+    data[f"form-{index}-entry"] = "cards"  # a final: the tablet enters it card by card
     response = client.post(url, data)
     assert response.status_code == 302
     target.refresh_from_db()
     assert target.table == "Mesa 7"
     assert target.referee == setup["referee"]
+    assert target.entry == "cards"
+    others = Match.objects.filter(stage=setup["stage"]).exclude(pk=target.pk)
+    assert set(others.values_list("entry", flat=True)) <= {"quick"}
     assert timezone.localtime(target.scheduled_at).replace(tzinfo=None) == datetime.datetime(
         2026, 5, 9, 17, 30
     )

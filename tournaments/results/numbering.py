@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
-from tournaments.results import records
+from tournaments.results import drafts, records
 from tournaments.results import services as result_services
 
 
@@ -27,6 +27,7 @@ def hand_record_numbered(
     number: int,
     record: Mapping[str, Any],
     recorded_by: AbstractBaseUser | None,
+    device: str | None = None,
 ) -> tuple[Hand, bool]:
     """Record ``record`` as hand ``number`` of ``match``; returns ``(hand, created)``.
 
@@ -37,6 +38,10 @@ def hand_record_numbered(
     - Any other number: ``TournamentError`` ``hand_number``.
 
     Both errors carry ``params["expected"]``, the number the match expects next.
+
+    ``device`` (the tablet sending the hand, docs/api.md "The hand in progress"): while
+    another device holds the match, ``draft_other_device`` and nothing is stored. A stored
+    hand empties the match's draft for the next hand (``results.drafts``).
     """
     # The lock the recording service takes too (taken first, so the count and the write
     # see the same hands). No ordering: the default one would join and lock the round.
@@ -61,5 +66,7 @@ def hand_record_numbered(
             code="hand_number",
             params={"number": number, "expected": expected},
         )
+    drafts.draft_check_holder(match=match, device=device)
     hand = result_services.hand_record(match=match, record=record, recorded_by=recorded_by)
+    drafts.draft_hand_stored(match=match, next_number=expected + 1)
     return hand, True

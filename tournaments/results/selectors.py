@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -10,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, can_manage, is_referee
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Hand, Match
+from tournaments.models import Championship, Hand, HandDraft, Match
 
 
 def match_detail(*, pk: int) -> Match:
@@ -91,3 +93,48 @@ def championship_matches(*, championship: Championship) -> QuerySet[Match]:
 def match_hands(*, match: Match) -> QuerySet[Hand]:
     """The hands of a match in order, with who recorded them and their game."""
     return match.hands.select_related("recorded_by", "game").order_by("number")
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """The hand in progress of a match as clients read it (``GET .../draft/``)."""
+
+    number: int
+    record: dict[str, Any]
+    device: str
+    revision: int
+    updated_at: datetime.datetime | None
+    held_since: datetime.datetime | None
+    entry: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "record": self.record,
+            "device": self.device,
+            "revision": self.revision,
+            "updated_at": self.updated_at.isoformat() if self.updated_at else None,
+            "entry": self.entry,
+        }
+
+
+def match_draft(*, match: Match, hands: int | None = None) -> DraftView:
+    """The hand in progress of ``match`` (``hands``: its number of stored hands, counted
+    when not given). Without a draft, or with one for another hand number than the next
+    (a hand deleted since), the record is empty and the number is the next hand's."""
+    if hands is None:
+        hands = Hand.objects.filter(match=match).count()
+    draft = HandDraft.objects.filter(match=match).first()
+    number = hands + 1
+    if draft is None:
+        return DraftView(number, {}, "", 0, None, None, match.entry)
+    record = draft.record if draft.number == number and isinstance(draft.record, dict) else {}
+    return DraftView(
+        number,
+        record,
+        draft.device,
+        draft.revision,
+        draft.updated_at,
+        draft.held_since,
+        match.entry,
+    )

@@ -54,8 +54,10 @@ def match_assign(
     table: str | None = None,
     scheduled_at: datetime.datetime | None = None,
     referee: AbstractBaseUser | None = None,
+    entry: str | None = None,
 ) -> Match:
-    """Set a match's table, time and referee (a user in the ``referees`` group, or staff).
+    """Set a match's table, time, referee (a user in the ``referees`` group, or staff) and
+    how its hands are entered on the tablet (``Match.Entry``).
 
     Arguments left ``None`` are not changed.
     """
@@ -72,7 +74,11 @@ def match_assign(
         match.table = table
     if scheduled_at is not None:
         match.scheduled_at = scheduled_at
-    match.save(update_fields=["referee", "table", "scheduled_at"])
+    if entry is not None:
+        if entry not in Match.Entry.values:
+            raise TournamentError(_("Unknown way of entering hands."), code="bad_entry")
+        match.entry = entry
+    match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
     return match
 
 

@@ -450,6 +450,12 @@ class MatchAssignForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     referee = forms.ModelChoiceField(label=_("Referee"), queryset=None, required=False)
+    entry = forms.ChoiceField(
+        label=_("Hand entry on the tablet"),
+        choices=Match.Entry.choices,
+        initial=Match.Entry.QUICK,
+        required=False,
+    )
 
     def __init__(self, *args: Any, referees: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

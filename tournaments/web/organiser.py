@@ -325,7 +325,13 @@ def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) ->
     by_id = {m.pk: m for m in matches}
     referees = championship_selectors.referee_choices()
     initial = [
-        {"match": m.pk, "table": m.table, "scheduled_at": m.scheduled_at, "referee": m.referee}
+        {
+            "match": m.pk,
+            "table": m.table,
+            "scheduled_at": m.scheduled_at,
+            "referee": m.referee,
+            "entry": m.entry,
+        }
         for m in matches
     ]
     kwargs = {"form_kwargs": {"referees": referees}, "initial": initial}
@@ -367,6 +373,7 @@ def _assign(formset: Any, matches: dict[int, Match]) -> bool:
                         table=form.cleaned_data["table"],
                         scheduled_at=form.cleaned_data["scheduled_at"],
                         referee=form.cleaned_data["referee"],
+                        entry=form.cleaned_data["entry"] or None,
                     )
                 except ValidationError as error:
                     form.add_error(None, error.messages)
