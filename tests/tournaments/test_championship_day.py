@@ -341,7 +341,7 @@ def test_one_match_generated_is_said_in_the_singular(organiser_client, champions
         follow=True,
         HTTP_ACCEPT_LANGUAGE="es",
     )
-    assert "1 partida generada." in response.content.decode()
+    assert "1 partido generado." in response.content.decode()
 
 
 def test_remove_the_last_round_only_before_any_hand(organiser_client, championship, teams):
