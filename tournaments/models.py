@@ -385,6 +385,8 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.team_b_id is None and self.outcome == self.Outcome.WALKOVER:
+            return _("%(team)s (absent)") % {"team": self.team_a}
         if self.team_b_id is None:
             return _("%(team)s (bye)") % {"team": self.team_a}
         return f"{self.team_a} – {self.team_b}"

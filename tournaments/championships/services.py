@@ -722,7 +722,9 @@ def team_substitute(
     played by the old lineup); a later match already started without a hand takes the new
     player at his seat; one with hands refuses the substitution."""
     lock_championship(team.championship)
-    team = Team.objects.select_for_update().select_related("championship").get(pk=team.pk)
+    team = (
+        Team.objects.select_for_update(of=("self",)).select_related("championship").get(pk=team.pk)
+    )
     membership = Membership.objects.filter(team=team, player=player_out).first()
     if membership is None:
         raise TournamentError(
