@@ -119,7 +119,7 @@ class Sheet:
         return rows
 
     def seat_names(self) -> list[dict[str, str]]:
-        side_a = set(records.team_keys(self.match.team_a))
+        side_a = set(records.lineup(self.match)["A"])
         return [
             {"key": key, "name": self.names.get(key, key), "side": "A" if key in side_a else "B"}
             for key in self.seats

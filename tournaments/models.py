@@ -67,6 +67,24 @@ class Championship(models.Model):
         blank=True,
     )
 
+    class AbsentTeams(models.TextChoices):
+        WALKOVER = "walkover", _("They lose by walkover")
+        SIT_OUT = "sit_out", _("They sit the round out, without a result")
+
+    # What a Swiss round does with a team not checked in (a round robin's fixed schedule
+    # always gives its opponent the walkover).
+    absent_teams = models.CharField(
+        _("teams absent at check-in"),
+        max_length=20,
+        choices=AbsentTeams.choices,
+        default=AbsentTeams.WALKOVER,
+        help_text=_(
+            "Once check-in is taken for a round, teams not checked in are left out of the"
+            " pairing. In a Swiss round they lose by walkover, or sit the round out with no"
+            " result; in a round robin their opponent always wins by walkover."
+        ),
+    )
+
     class Meta:
         verbose_name = _("championship")
         verbose_name_plural = _("championships")
@@ -233,6 +251,9 @@ class Round(models.Model):
     # Bracket rounds: "W1", "L2", "GF"...; empty for Swiss and round-robin rounds.
     label = models.CharField(_("label"), max_length=20, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The teams (ids) absent at check-in when the round was generated: their walkovers
+    # came from the check-in, not from a referee, so the round may still be removed.
+    absent = models.JSONField(_("absent teams"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -323,6 +344,11 @@ class Match(models.Model):
     )
     # Player record keys (p<id>) counter-clockwise, the first hand's mano first.
     seats = models.JSONField(_("seats"), default=list, blank=True)
+    # Who played: {"A": [keys], "B": [keys], "captains": {"A": key, "B": key}}, stored when
+    # play starts (or when a substitution changes the team for a later round), so the match
+    # keeps its players whatever happens to the teams afterwards. Empty: the teams' current
+    # players (tournaments.results.records.lineup).
+    lineup = models.JSONField(_("lineup"), default=dict, blank=True)
     winner = models.ForeignKey(
         Team,
         on_delete=models.PROTECT,
@@ -368,6 +394,8 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.team_b_id is None and self.outcome == self.Outcome.WALKOVER:
+            return _("%(team)s (absent)") % {"team": self.team_a}
         if self.team_b_id is None:
             return _("%(team)s (bye)") % {"team": self.team_a}
         return f"{self.team_a} – {self.team_b}"
@@ -537,3 +565,164 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return str(self.group or self.stage)
+
+
+class ChampionshipReferee(models.Model):
+    """A user who referees in one championship: on its list of referees."""
+
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="referee_entries",
+        verbose_name=_("championship"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="referee_entries",
+        verbose_name=_("user"),
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("championship referee")
+        verbose_name_plural = _("championship referees")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "user"], name="championship_referee_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.championship})"
+
+
+class RefereeInvitation(models.Model):
+    """A one-time link that lets someone make his own referee account for a championship.
+
+    Only the SHA-256 of the token is stored: the link is shown (or mailed) once.
+    """
+
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="referee_invitations",
+        verbose_name=_("championship"),
+    )
+    token_hash = models.CharField(_("token hash"), max_length=64, unique=True, editable=False)
+    name = models.CharField(_("name"), max_length=150, blank=True)
+    email = models.EmailField(_("email"), blank=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("used by"),
+    )
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("referee invitation")
+        verbose_name_plural = _("referee invitations")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name or self.email or str(self.pk)
+
+
+class CheckIn(models.Model):
+    """A team's presence before a round of a stage (the round not generated yet).
+
+    No row for any team of the round: check-in was not taken and every team plays. Once
+    one exists, only the teams marked present are paired.
+    """
+
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("stage")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("team")
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    present = models.BooleanField(_("present"), default=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("checked by"),
+    )
+    at = models.DateTimeField(_("checked at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "team", "round_number"], name="check_in_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} ({self.round_number})"
+
+
+class Substitution(models.Model):
+    """A player replaced in a team from a round of a stage on (earlier matches keep him)."""
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="substitutions", verbose_name=_("team")
+    )
+    player_out = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player out")
+    )
+    player_in = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player in")
+    )
+    stage = models.ForeignKey(
+        Stage,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("stage"),
+    )
+    from_round = models.PositiveSmallIntegerField(_("from round"), default=1)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+        ordering = ["team", "at"]
+
+    def __str__(self) -> str:
+        return f"{self.player_out} → {self.player_in} ({self.team})"

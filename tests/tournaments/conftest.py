@@ -21,7 +21,7 @@ def chico_hand(match: Match, winner: str) -> dict:
     upcoming = records.score(match, hands).next
     order = list(upcoming.order) if upcoming is not None else list(match.seats)
     mano = order[0]
-    side_a = set(records.team_keys(match.team_a))
+    side_a = set(records.lineup(match)["A"])
     other = next(p for p in order if (p in side_a) != (mano in side_a))
     return {
         "events": [

@@ -59,7 +59,7 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(
     page.click("button:has-text('Create the stage')")
     page.wait_for_selector("text=Stage Round robin created.")
     page.click("button:has-text('Generate the next round')")
-    page.wait_for_selector("text=1 matches generated.")
+    page.wait_for_selector("text=1 match generated.")
     assert page.locator("tr.match-row").count() == 1
 
     championship = Championship.objects.get(slug="copa-de-la-amistad")

@@ -13,7 +13,7 @@ from scoring.record import score_hand
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory
 from tournaments.io import exports
-from tournaments.io.imports import ImportRowsError, teams_import
+from tournaments.io.imports import TEMPLATE_HEADERS, ImportRowsError, teams_import
 from tournaments.models import Hand, Player, Team
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
@@ -94,7 +94,8 @@ def test_catalan_squads_need_their_cap_de_colla(db):
     )
     with pytest.raises(ImportRowsError) as error:
         teams_import(championship=championship, file=rows)
-    assert [(e.row, e.column) for e in error.value.rows] == [(5, "captain")]
+    # Named as the file names it: its own header, and the team.
+    assert [(e.row, e.column, e.team) for e in error.value.rows] == [(5, "cap de colla", "Colla B")]
     rows = rows.replace("Colla B,B2,", "Colla B,B2,x")
     created = teams_import(championship=championship, file=rows)
     captains = [t.memberships.get(is_captain=True).player.name for t in created]
@@ -189,3 +190,45 @@ def test_the_hands_export_streams(championship, make_teams):
 
 def _mazo(match):
     return {"events": [{"by": p, "mazo": True} for p in match.seats[1::2]]}
+
+
+def test_the_report_names_the_files_headers_the_row_and_the_team(db):
+    championship = ChampionshipFactory(rules={"preset": "catalan"}, team_size=3)
+    rows = (
+        "Equip;Jugador;Cap de colla\n"
+        "Colla A;A1;x\nColla A;A2;x\nColla A;A3;\n"  # two caps
+        "Colla B;B1;x\nColla B;B2;\n"  # two players of three
+    )
+    with translation.override("en"), pytest.raises(ImportRowsError) as error:
+        teams_import(championship=championship, file=rows)
+    with translation.override("en"):
+        report = [(e.row, e.column, e.team, str(e.message)) for e in error.value.rows]
+    assert report == [
+        (2, "Cap de colla", "Colla A", "Team Colla A has more than one cap de colla."),
+        (5, "Jugador", "Colla B", "Team Colla B has 2 players; this championship plays with 3."),
+    ]
+    assert not championship.teams.exists()
+
+
+def test_a_missing_column_is_named_in_the_organisers_language(championship):
+    with translation.override("es"), pytest.raises(ImportRowsError) as error:
+        teams_import(championship=championship, file="equipo,club\nA,B\n")
+    assert [(e.row, e.column) for e in error.value.rows] == [(1, "jugador")]
+
+
+@pytest.mark.parametrize("language", ["es", "ca", "en"])
+def test_the_downloaded_template_imports_once_filled(db, client, language):
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    organiser = get_user_model().objects.create_user(username="org")
+    championship = ChampionshipFactory(rules={"preset": "catalan"}, team_size=3)
+    championship.organisers.add(organiser)
+    client.force_login(organiser)
+    response = client.get(reverse("organiser:teams_template", args=[championship.slug, language]))
+    assert response["Content-Disposition"] == f'attachment; filename="teams-{language}.csv"'
+    text = response.content.decode("utf-8")
+    header = text.removeprefix("\ufeff").splitlines()[0]
+    assert header == ",".join(TEMPLATE_HEADERS[language])
+    (team,) = teams_import(championship=championship, file=response.content)
+    assert team.memberships.count() == 3 and team.memberships.filter(is_captain=True).count() == 1

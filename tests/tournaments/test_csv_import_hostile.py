@@ -110,7 +110,13 @@ def test_a_file_over_the_size_limit_is_not_read_past_the_limit(championship):
 
 @pytest.mark.parametrize("end", ["\r", "\r\n", "\n"], ids=["CR", "CRLF", "LF"])
 def test_every_line_end_imports(championship, end):
-    lines = ["team,player,seed", "Los Anchos,Ramón,1", "Los Anchos,Begoña,", "Las Sotas,Jordi,2"]
+    lines = [
+        "team,player,seed",
+        "Los Anchos,Ramón,1",
+        "Los Anchos,Begoña,",
+        "Las Sotas,Jordi,2",
+        "Las Sotas,Núria,",
+    ]
     created = teams_import(championship=championship, file=end.join(lines).encode("cp1252"))
     assert [(t.name, t.seed) for t in created] == [("Los Anchos", 1), ("Las Sotas", 2)]
     assert [p.name for p in created[0].players.order_by("memberships__order")] == [

@@ -11,10 +11,19 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.rules import RuleSet
-from tournaments.models import REFEREES_GROUP, Championship, Membership, Team
+from tournaments.models import (
+    REFEREES_GROUP,
+    Championship,
+    ChampionshipReferee,
+    Match,
+    Membership,
+    RefereeInvitation,
+    Team,
+)
 
 # A team's players in seating order: every prefetch of memberships uses it.
 MEMBERS_IN_ORDER = Membership.objects.select_related("player").order_by("order")
@@ -72,14 +81,68 @@ def rules_spec(championship: Championship, *, best_of: int | None = None) -> dic
     return spec
 
 
-def is_referee(user: Any) -> bool:
-    """Who may referee a match: active members of the referees group, and active superusers.
+def is_referee(user: Any, championship: Championship | None = None) -> bool:
+    """Who may referee a match: active members of the referees group, active superusers
+    and, in ``championship``, the users on its list of referees (:func:`championship_referees`).
 
     The staff flag alone is not enough: it opens the admin, not the tablet.
     """
     if not user.is_authenticated or not user.is_active:
         return False
-    return bool(user.is_superuser or user.groups.filter(name=REFEREES_GROUP).exists())
+    if user.is_superuser or user.groups.filter(name=REFEREES_GROUP).exists():
+        return True
+    return championship is not None and referees_of(championship).filter(pk=user.pk).exists()
+
+
+def referees_of(championship: Championship) -> QuerySet:
+    """The active users on ``championship``'s list of referees."""
+    return get_user_model().objects.filter(
+        referee_entries__championship=championship, is_active=True
+    )
+
+
+def championship_referees(*, championship: Championship) -> list[Any]:
+    """The championship's list of referees, by full name, each with ``entry`` (who added
+    him and when) and ``open_matches`` (his undecided matches in it)."""
+    entries = (
+        ChampionshipReferee.objects.filter(championship=championship)
+        .select_related("user", "added_by")
+        .annotate(
+            open_matches=Count(
+                "user__refereed_matches",
+                filter=Q(user__refereed_matches__stage__championship=championship)
+                & ~Q(user__refereed_matches__status__in=Match.DECIDED),
+            )
+        )
+    )
+    return sorted(entries, key=lambda e: (person_name(e.user).casefold(), e.user.pk))
+
+
+def person_name(user: Any) -> str:
+    """How people know a user: his full name and, after it, his user name."""
+    full = user.get_full_name().strip()
+    username = user.get_username()
+    return f"{full} ({username})" if full else username
+
+
+def referee_invitations_pending(*, championship: Championship) -> QuerySet[RefereeInvitation]:
+    """The invitations of ``championship`` still usable: not used, revoked nor expired."""
+    return RefereeInvitation.objects.filter(
+        championship=championship,
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    ).select_related("invited_by")
+
+
+def may_check_in(user: Any, championship: Championship) -> bool:
+    """Who marks teams present at the door: whoever manages the championship, and its
+    referees (:func:`is_referee` for it)."""
+    return can_manage(user, championship) or (
+        user.is_authenticated
+        and user.is_active
+        and referees_of(championship).filter(pk=user.pk).exists()
+    )
 
 
 # The model permission that lets a staff user manage every championship.
@@ -171,15 +234,15 @@ def championship_public(*, slug: str) -> Championship:
     return championship
 
 
-def referee_choices() -> QuerySet:
-    """Users who may referee a match (:func:`is_referee`): the members of the referees
-    group and superusers, active."""
-    return (
-        get_user_model()
-        .objects.filter(Q(is_superuser=True) | Q(groups__name=REFEREES_GROUP), is_active=True)
-        .distinct()
-        .order_by("username")
-    )
+def referee_choices(championship: Championship | None = None) -> QuerySet:
+    """Users an organiser may assign to a match of ``championship``: those on its list of
+    referees and the members of the referees group, active, by name. Superusers may
+    referee (:func:`is_referee`) but are not offered: the organiser is not a referee."""
+    users = get_user_model().objects.filter(is_active=True)
+    chosen = Q(groups__name=REFEREES_GROUP)
+    if championship is not None:
+        chosen |= Q(referee_entries__championship=championship)
+    return users.filter(chosen).distinct().order_by("first_name", "last_name", "username")
 
 
 def rule_set(championship: Championship) -> RuleSet:

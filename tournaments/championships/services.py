@@ -8,28 +8,38 @@ message) and changes nothing.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Prefetch, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import EngineError
 from scoring.rules import RuleSet
-from tournaments.championships.selectors import OPEN_ENTRIES, STATUS_FLOW
+from tournaments.championships.selectors import MEMBERS_IN_ORDER, OPEN_ENTRIES, STATUS_FLOW
 from tournaments.errors import TournamentError, from_engine, from_format
 from tournaments.formats.base import FormatError
 from tournaments.models import (
     Championship,
+    ChampionshipReferee,
     Hand,
     Match,
     Membership,
     Player,
+    RefereeInvitation,
+    Stage,
+    Substitution,
     Team,
 )
+from tournaments.signals import announce
 from tournaments.standings import tiebreaks
 from tournaments.standings.services import standings_outdate
 
@@ -114,8 +124,11 @@ def championship_update(
     start_date: datetime.date,
     end_date: datetime.date | None = None,
     venue: str = "",
+    absent_teams: str | None = None,
 ) -> Championship:
-    """Change a championship's name, dates and venue (its slug, the public address, stays)."""
+    """Change a championship's name, dates and venue (its slug, the public address, stays)
+    and, when given, what a Swiss round does with teams absent at check-in
+    (``Championship.AbsentTeams``)."""
     if end_date is not None and end_date < start_date:
         raise TournamentError(
             _("A championship cannot end before it starts."), code="dates_reversed"
@@ -125,8 +138,14 @@ def championship_update(
     championship.start_date = start_date
     championship.end_date = end_date
     championship.venue = venue
+    if absent_teams is not None:
+        if absent_teams not in Championship.AbsentTeams.values:
+            raise TournamentError(
+                _("Unknown choice %(choice)s."), code="bad_choice", params={"choice": absent_teams}
+            )
+        championship.absent_teams = absent_teams
     championship.full_clean()
-    championship.save(update_fields=["name", "start_date", "end_date", "venue"])
+    championship.save(update_fields=["name", "start_date", "end_date", "venue", "absent_teams"])
     return championship
 
 
@@ -469,3 +488,317 @@ def team_remove(*, team: Team) -> None:
     team.delete()
     # A player belongs to the team he was created for: drop those left without a team.
     Player.objects.filter(pk__in=players, memberships__isnull=True).delete()
+
+
+# -- referees -------------------------------------------------------------------------------
+
+# How long an invitation link works: the day of the championship is usually within a week.
+INVITATION_DAYS = 7
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def referee_add(
+    *, championship: Championship, user: AbstractBaseUser, added_by: AbstractBaseUser | None
+) -> ChampionshipReferee:
+    """Put an existing, active user on ``championship``'s list of referees (idempotent)."""
+    if not user.is_active:
+        raise TournamentError(
+            _("The account %(user)s is disabled."),
+            code="user_inactive",
+            params={"user": user.get_username()},
+        )
+    entry, _created = ChampionshipReferee.objects.get_or_create(
+        championship=championship, user=user, defaults={"added_by": added_by}
+    )
+    return entry
+
+
+@transaction.atomic
+def referee_remove(*, championship: Championship, user: AbstractBaseUser) -> int:
+    """Take ``user`` off the list of referees; his undecided matches of the championship
+    lose their referee (decided ones keep it: the record says who refereed). Returns how
+    many matches were unassigned."""
+    ChampionshipReferee.objects.filter(championship=championship, user=user).delete()
+    return (
+        Match.objects.filter(stage__championship=championship, referee=user)
+        .exclude(status__in=Match.DECIDED)
+        .update(referee=None)
+    )
+
+
+@transaction.atomic
+def referee_invite(
+    *,
+    championship: Championship,
+    invited_by: AbstractBaseUser | None,
+    name: str = "",
+    email: str = "",
+    days: int = INVITATION_DAYS,
+) -> tuple[RefereeInvitation, str]:
+    """A one-time invitation to referee ``championship``: returns it and its token (only
+    its hash is stored, so the token is shown or mailed now or never)."""
+    token = secrets.token_urlsafe(32)
+    invitation = RefereeInvitation.objects.create(
+        championship=championship,
+        token_hash=_token_hash(token),
+        name=name.strip()[:150],
+        email=email.strip(),
+        invited_by=invited_by,
+        expires_at=timezone.now() + datetime.timedelta(days=days),
+    )
+    return invitation, token
+
+
+def referee_invitation_problem(invitation: RefereeInvitation | None) -> TournamentError | None:
+    """Why an invitation link cannot be used (unknown, used, revoked, expired), or None."""
+    if invitation is None:
+        return TournamentError(
+            _("This invitation link is not valid. Ask the organiser for a new one."),
+            code="invitation_unknown",
+        )
+    if invitation.used_at is not None:
+        return TournamentError(
+            _("This invitation has already been used. Log in with the account it made."),
+            code="invitation_used",
+        )
+    if invitation.revoked_at is not None:
+        return TournamentError(
+            _("This invitation was withdrawn by the organiser."), code="invitation_revoked"
+        )
+    if invitation.expires_at <= timezone.now():
+        return TournamentError(
+            _("This invitation has expired. Ask the organiser for a new one."),
+            code="invitation_expired",
+        )
+    return None
+
+
+def referee_invitation_find(token: str) -> RefereeInvitation | None:
+    """The invitation of ``token`` (whatever its state), or None."""
+    return (
+        RefereeInvitation.objects.select_related("championship", "invited_by")
+        .filter(token_hash=_token_hash(token))
+        .first()
+    )
+
+
+@transaction.atomic
+def referee_invitation_accept(
+    *, token: str, username: str, first_name: str, last_name: str, password: str
+) -> AbstractBaseUser:
+    """Make the invitee's account from the invitation ``token`` and put him on the list of
+    referees. The invitation is locked and used once: a second submit is refused."""
+    found = referee_invitation_find(token)
+    invitation = (
+        RefereeInvitation.objects.select_for_update().filter(pk=found.pk).first()
+        if found is not None
+        else None
+    )
+    if problem := referee_invitation_problem(invitation):
+        raise problem
+    User = get_user_model()
+    username = username.strip()
+    if not username:
+        raise TournamentError(_("Choose a user name."), code="username_missing")
+    if User.objects.filter(username__iexact=username).exists():
+        raise TournamentError(
+            _("The user name %(username)s is taken: choose another."),
+            code="username_taken",
+            params={"username": username},
+        )
+    user = User(
+        username=username,
+        first_name=first_name.strip()[:150],
+        last_name=last_name.strip()[:150],
+        email=invitation.email,
+    )
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as error:
+        raise TournamentError(error.messages, code="password_weak") from None
+    user.set_password(password)
+    user.save()
+    ChampionshipReferee.objects.create(
+        championship=invitation.championship, user=user, added_by=invitation.invited_by
+    )
+    invitation.used_at = timezone.now()
+    invitation.used_by = user
+    invitation.save(update_fields=["used_at", "used_by"])
+    return user
+
+
+@transaction.atomic
+def referee_invitation_revoke(*, invitation: RefereeInvitation) -> None:
+    """Withdraw an unused invitation: its link stops working."""
+    RefereeInvitation.objects.filter(pk=invitation.pk, used_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+# -- editing a team: its players, substitutes -------------------------------------------------
+
+
+@transaction.atomic
+def team_edit(
+    *,
+    team: Team,
+    name: str,
+    club: str,
+    seed: int | None,
+    players: Sequence[str],
+    captain: int | None = None,
+) -> Team:
+    """Change a team's name, club, seed and its players' names (``players`` in seating
+    order, as the form lists them: a name corrected keeps the player, so his matches and
+    hands stay his; a name given where the team had nobody adds a player). ``captain``:
+    the index (from 1) of the cap de colla in ``players``.
+
+    To put another person in a team that has played, use :func:`team_substitute`.
+    """
+    team = team_update(team=team, name=name, club=club, seed=seed)
+    if seed is None and team.seed is not None:
+        if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+            raise TournamentError(
+                _("Team %(team)s has matches: its seed can no longer change."),
+                code="seed_locked",
+                params={"team": team.name},
+            )
+        team.seed = None
+        team.save(update_fields=["seed"])
+    members = list(team.memberships.select_related("player").order_by("order", "pk"))
+    names = [n.strip() for n in players]
+    seen: set[str] = set()
+    for entered in names:
+        if entered and entered.casefold() in seen:
+            raise TournamentError(
+                _("%(player)s is twice in the team."),
+                code="player_twice",
+                params={"player": entered},
+            )
+        seen.add(entered.casefold())
+    for index, entered in enumerate(names):
+        if index < len(members):
+            if not entered:
+                raise TournamentError(_("A player needs a name."), code="player_name_missing")
+            player = members[index].player
+            if player.name != entered:
+                player.name = entered
+                player.save(update_fields=["name"])
+        elif entered:
+            team_add_player(team=team, name=entered, club=team.club)
+    if captain is not None:
+        ordered = list(team.memberships.select_related("player").order_by("order", "pk"))
+        if not 1 <= captain <= len(ordered):
+            raise TournamentError(_("Choose the cap de colla among the players."), code="captain")
+        team_set_captain(team=team, player=ordered[captain - 1].player)
+    announce(championship_id=team.championship_id, what="team")
+    return team
+
+
+def _before(match: Match, stage: Stage, number: int) -> bool:
+    """Whether ``match`` comes before round ``number`` of ``stage`` (earlier stages first)."""
+    if match.stage_id == stage.pk:
+        return match.round.number < number
+    return match.stage.order < stage.order
+
+
+@transaction.atomic
+def team_substitute(
+    *,
+    team: Team,
+    player_out: Player,
+    name: str,
+    stage: Stage,
+    from_round: int,
+    by: AbstractBaseUser | None = None,
+) -> Substitution:
+    """Replace ``player_out`` by a new player ``name`` from round ``from_round`` of
+    ``stage`` on. The team's earlier matches keep who played them (their lineup is stored
+    now if play has not started, so a match of an earlier round still to be played is
+    played by the old lineup); a later match already started without a hand takes the new
+    player at his seat; one with hands refuses the substitution."""
+    lock_championship(team.championship)
+    team = (
+        Team.objects.select_for_update(of=("self",)).select_related("championship").get(pk=team.pk)
+    )
+    membership = Membership.objects.filter(team=team, player=player_out).first()
+    if membership is None:
+        raise TournamentError(
+            _("%(player)s is not a player of %(team)s."),
+            code="not_member",
+            params={"player": player_out.name, "team": team.name},
+        )
+    name = name.strip()
+    if not name:
+        raise TournamentError(_("A player needs a name."), code="player_name_missing")
+    if stage.championship_id != team.championship_id or from_round < 1:
+        raise TournamentError(_("Choose a round of this championship."), code="bad_round")
+    if any(m.player.name.casefold() == name.casefold() for m in team.memberships.all()):
+        raise TournamentError(
+            _("%(player)s is twice in the team."), code="player_twice", params={"player": name}
+        )
+    matches = list(
+        Match.objects.filter(Q(team_a=team) | Q(team_b=team), team_b__isnull=False)
+        .select_related("stage", "round", "team_a", "team_b")
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+        )
+        .select_for_update(of=("self",))
+    )
+    new = Player.objects.create(name=name, club=player_out.club)
+    old_key, new_key = player_out.record_key, new.record_key
+    for match in matches:
+        if _before(match, stage, from_round):
+            if not match.lineup:
+                match.lineup = _current_lineup(match)
+                match.save(update_fields=["lineup"])
+            continue
+        if not match.lineup:
+            continue  # not started: it will be played by the team as it is then
+        if match.hands.exists():
+            raise TournamentError(
+                _("%(match)s already has hands with %(player)s: substitute from a later round."),
+                code="substitute_after_play",
+                params={"match": str(match), "player": player_out.name},
+            )
+        match.lineup = _replaced(match.lineup, old_key, new_key)
+        match.seats = [new_key if key == old_key else key for key in match.seats]
+        match.save(update_fields=["lineup", "seats"])
+    membership.player = new
+    membership.save(update_fields=["player"])
+    substitution = Substitution.objects.create(
+        team=team, player_out=player_out, player_in=new, stage=stage, from_round=from_round, by=by
+    )
+    announce(championship_id=team.championship_id, what="team")
+    return substitution
+
+
+def _current_lineup(match: Match) -> dict[str, Any]:
+    lineup: dict[str, Any] = {}
+    captains = {}
+    for side, team in (("A", match.team_a), ("B", match.team_b)):
+        members = list(team.memberships.all())
+        lineup[side] = [m.player.record_key for m in members]
+        captain = next((m for m in members if m.is_captain), None)
+        if captain is None and len(members) == 1:
+            captain = members[0]
+        if captain is not None:
+            captains[side] = captain.player.record_key
+    if len(captains) == 2:
+        lineup["captains"] = captains
+    return lineup
+
+
+def _replaced(lineup: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in lineup.items():
+        if key == "captains":
+            result[key] = {side: new if v == old else v for side, v in value.items()}
+        else:
+            result[key] = [new if v == old else v for v in value]
+    return result

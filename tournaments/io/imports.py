@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships import services as championship_services
@@ -38,6 +39,12 @@ HEADERS = {
     "captain": ("captain", "capitán", "capitan", "capità", "cap de colla"),
 }
 REQUIRED = ("team", "player")
+# The header row of the downloadable template in each language (each accepted above).
+TEMPLATE_HEADERS = {
+    "en": ("team", "player", "seed", "club", "captain"),
+    "es": ("equipo", "jugador", "cabeza de serie", "club", "capitán"),
+    "ca": ("equip", "jugador", "cap de sèrie", "club", "cap de colla"),
+}
 YES = {"x", "1", "yes", "y", "sí", "si", "s", "true", "cap", "capità", "capitán", "capitan"}
 # The documented limits (docs/csv.md): a file at both imports in a few seconds (bench/).
 MAX_BYTES = 2 * 1024 * 1024
@@ -58,11 +65,13 @@ SEED_MAX = BaseDatabaseOperations.integer_field_ranges[
 
 @dataclass(frozen=True)
 class RowError:
-    """One problem of the file: ``row`` is the line number (the header is row 1)."""
+    """One problem of the file: ``row`` is the line number (the header is row 1),
+    ``column`` the column's header as the file writes it, ``team`` the team concerned."""
 
     row: int
     column: str
     message: Any
+    team: str = ""
 
     def __str__(self) -> str:
         return f"{self.row} {self.column}: {self.message}"
@@ -132,6 +141,22 @@ def _rows(reader: Any) -> Any:
 
 def read_rows(data: bytes | str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
     """The column positions and the non-empty rows (with their row numbers) of a file."""
+    columns, _headers, rows = _read(data)
+    return columns, rows
+
+
+def _missing_name(key: str) -> str:
+    """A missing column named as the template of the organiser's language writes it."""
+    language = (translation.get_language() or "en")[:2]
+    headers = TEMPLATE_HEADERS.get(language, TEMPLATE_HEADERS["en"])
+    return headers[TEMPLATE_HEADERS["en"].index(key)]
+
+
+def _read(
+    data: bytes | str,
+) -> tuple[dict[str, int], dict[str, str], list[tuple[int, list[str]]]]:
+    """The column positions, the file's own header of each column, and the non-empty rows
+    (with their row numbers) of a file."""
     text = _decode(data)
     # The header decides the separator; cut it short so a file without line breaks is not
     # sniffed whole.
@@ -149,6 +174,7 @@ def read_rows(data: bytes | str) -> tuple[dict[str, int], list[tuple[int, list[s
     except StopIteration:
         raise ImportRowsError([RowError(1, "", _("The file is empty."))]) from None
     columns: dict[str, int] = {}
+    headers: dict[str, str] = {}
     errors = []
     aliases = {alias: key for key, names in HEADERS.items() for alias in names}
     for index, name in enumerate(header):
@@ -159,9 +185,10 @@ def read_rows(data: bytes | str) -> tuple[dict[str, int], list[tuple[int, list[s
                 errors.append(RowError(1, shown, _("Unknown column.")))
             continue
         columns[key] = index
+        headers[key] = name.strip()
     for key in REQUIRED:
         if key not in columns:
-            errors.append(RowError(1, key, _("This column is missing.")))
+            errors.append(RowError(1, _missing_name(key), _("This column is missing.")))
     if errors:
         raise ImportRowsError(errors[:MAX_ERRORS])
     rows = []
@@ -179,7 +206,7 @@ def read_rows(data: bytes | str) -> tuple[dict[str, int], list[tuple[int, list[s
                     ]
                 )
             rows.append((number, row))
-    return columns, rows
+    return columns, headers, rows
 
 
 def _cell_problem(key: str, value: str) -> Any:
@@ -192,8 +219,9 @@ def _cell_problem(key: str, value: str) -> Any:
 
 
 def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
-    columns, rows = read_rows(data)
+    columns, headers, rows = _read(data)
     errors: list[RowError] = []
+    row_team: dict[int, str] = {}
     teams: dict[str, _TeamRows] = {}
     seen_players: dict[str, set[str]] = {}
     existing = set(championship.teams.values_list("name", flat=True))
@@ -214,6 +242,7 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
             errors.extend(bad)
             continue
         name, player = cell(row, "team"), cell(row, "player")
+        row_team[number] = name
         if not name:
             errors.append(RowError(number, "team", _("The team name is missing.")))
             continue
@@ -268,6 +297,19 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
         ):
             column = "player" if problem.code == "team_too_big" else "captain"
             errors.append(RowError(team.first_row, column, problem.text))
+        if team.players and len(team.players) < championship.team_size:
+            errors.append(
+                RowError(
+                    team.first_row,
+                    "player",
+                    _("Team %(team)s has %(count)s players; this championship plays with %(size)s.")
+                    % {
+                        "team": team.name,
+                        "count": len(team.players),
+                        "size": championship.team_size,
+                    },
+                )
+            )
         if team.seed is not None:
             if team.seed in seeds:
                 errors.append(
@@ -280,7 +322,12 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
                 )
             seeds[team.seed] = team.name
     if errors:
-        raise ImportRowsError(sorted(errors, key=lambda e: e.row)[:MAX_ERRORS])
+        # Named as the file names them: its own column headers, and the team of the row.
+        named = [
+            RowError(e.row, headers.get(e.column, e.column), e.message, row_team.get(e.row, ""))
+            for e in errors
+        ]
+        raise ImportRowsError(sorted(named, key=lambda e: e.row)[:MAX_ERRORS])
     return list(teams.values())
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from scoring import EngineError, MatchHand, MatchResult, MatchState, score_match_result
 from scoring import score_next_hand as engine_next_hand
 from tournaments.championships.selectors import rules_spec
-from tournaments.models import Match, Team
+from tournaments.models import Match, Player, Team
 
 HAND_KEYS = ("cards", "events", "gallo", "pica_pica")
 
@@ -53,8 +53,25 @@ def default_seats(teams: Mapping[str, Sequence[str]]) -> list[str]:
     return seats + list(longer[min(len(a), len(b)) :])
 
 
+def lineup(match: Match) -> dict[str, Any]:
+    """Who plays ``match``: ``{"A": keys, "B": keys}`` and, when both are known,
+    ``"captains"`` (catalan). The lineup stored when play started (or frozen by a
+    substitution for a later round), else the teams' current players (uses a prefetch)."""
+    if match.lineup:
+        return match.lineup
+    teams = {"A": team_keys(match.team_a), "B": team_keys(match.team_b)}
+    result: dict[str, Any] = dict(teams)
+    captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
+    if all(captains.values()):
+        result["captains"] = captains
+    return result
+
+
 def names(match: Match) -> dict[str, str]:
-    """Record keys -> names people know (players and teams), for messages and exports."""
+    """Record keys -> names people know (players and teams), for messages and exports.
+
+    A player substituted out since the match was played is still named (one more query,
+    only then)."""
     result = {"A": match.team_a.name}
     if match.team_b is not None:
         result["B"] = match.team_b.name
@@ -62,6 +79,12 @@ def names(match: Match) -> dict[str, str]:
         if team is not None:
             for membership in team.memberships.all():
                 result[membership.player.record_key] = membership.player.name
+    stored = match.lineup or {}
+    missing = [k for side in ("A", "B") for k in stored.get(side, ()) if k not in result]
+    if missing:
+        ids = [int(key[1:]) for key in missing if key[1:].isdigit()]
+        for player in Player.objects.filter(pk__in=ids):
+            result[player.record_key] = player.name
     return result
 
 
@@ -78,16 +101,15 @@ def match_head(match: Match) -> dict[str, Any]:
     """The match record without its hands: ``rules``, ``teams``, ``seats`` (and
     ``captains``), what the engine scores one more hand with (:func:`score_next`)."""
     championship = match.stage.championship
-    teams = {"A": team_keys(match.team_a), "B": team_keys(match.team_b)}
+    players = lineup(match)
+    teams = {"A": list(players["A"]), "B": list(players["B"])}
     record: dict[str, Any] = {
         "rules": rules_spec(championship, best_of=match.best_of),
         "teams": teams,
         "seats": list(match.seats) or default_seats(teams),
     }
-    if championship.is_catalan:
-        captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
-        if all(captains.values()):
-            record["captains"] = captains
+    if championship.is_catalan and players.get("captains"):
+        record["captains"] = dict(players["captains"])
     return record
 
 
@@ -130,14 +152,13 @@ def standalone_record(match: Match, hand: Any) -> dict[str, Any]:
     """One hand as a complete hand record (docs/hand-record.md): ``python -m scoring hand``
     reads it."""
     championship = match.stage.championship
+    players = lineup(match)
     record: dict[str, Any] = {
         "rules": rules_spec(championship, best_of=match.best_of),
-        "teams": {"A": team_keys(match.team_a), "B": team_keys(match.team_b)},
+        "teams": {"A": list(players["A"]), "B": list(players["B"])},
     }
-    if championship.is_catalan:
-        captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
-        if all(captains.values()):
-            record["captains"] = captains
+    if championship.is_catalan and players.get("captains"):
+        record["captains"] = dict(players["captains"])
     record["order"] = list(hand.order)
     record["score"] = {"A": hand.score_before_a, "B": hand.score_before_b}
     record.update(hand.record)

@@ -70,7 +70,7 @@ def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | N
                 "status": Championship.Status(championship.status).label,
             },
         )
-    if user is None or is_referee(user) or can_manage(user, championship):
+    if user is None or is_referee(user, championship) or can_manage(user, championship):
         return None
     return TournamentError(
         _(

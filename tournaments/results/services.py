@@ -24,7 +24,7 @@ from tournaments import tasks
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, is_referee, rules_spec
 from tournaments.championships.services import team_check_ready
 from tournaments.errors import TournamentError, from_engine
-from tournaments.models import Game, Hand, Match, Stage, Team
+from tournaments.models import Game, Hand, Match, Round, Stage, Team
 from tournaments.results import records
 from tournaments.results.selectors import hand_write_problem
 from tournaments.stages.rounds import bracket_sync
@@ -63,7 +63,7 @@ def match_assign(
     """
     match = Match.objects.select_for_update().get(pk=match.pk)
     if referee is not None:
-        if not is_referee(referee):
+        if not is_referee(referee, match.stage.championship):
             raise TournamentError(
                 _("%(user)s is not a referee."),
                 code="not_referee",
@@ -80,6 +80,24 @@ def match_assign(
         match.entry = entry
     match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
     return match
+
+
+@transaction.atomic
+def round_assign_referee(*, round: Round, referee: AbstractBaseUser) -> int:
+    """Give every match of ``round`` still to be decided (byes aside) to ``referee``, who
+    must be able to referee in its championship; returns how many matches."""
+    championship = round.stage.championship
+    if not is_referee(referee, championship):
+        raise TournamentError(
+            _("%(user)s is not a referee."),
+            code="not_referee",
+            params={"user": referee.get_username()},
+        )
+    return (
+        Match.objects.filter(round=round, team_b__isnull=False)
+        .exclude(status__in=Match.DECIDED)
+        .update(referee=referee)
+    )
 
 
 def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
@@ -123,7 +141,10 @@ def match_start(
     championship = match.stage.championship
     for team in (match.team_a, match.team_b):
         team_check_ready(team, championship)
-    teams = {"A": records.team_keys(match.team_a), "B": records.team_keys(match.team_b)}
+    # The players who start the match stay its players (a substitution later on changes
+    # the team, not this match): a lineup frozen by a substitution is kept.
+    lineup = records.lineup(match)
+    teams = {"A": list(lineup["A"]), "B": list(lineup["B"])}
     if seats is None:
         chosen = records.default_seats(teams)
     else:
@@ -134,8 +155,9 @@ def match_start(
                 code="seats_invalid",
             )
     match.seats = chosen
+    match.lineup = lineup
     match.status = Match.Status.IN_PROGRESS
-    match.save(update_fields=["seats", "status"])
+    match.save(update_fields=["seats", "lineup", "status"])
     return match
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import formats
 from tournaments.errors import TournamentError
-from tournaments.models import Group, Match, Stage
+from tournaments.models import Championship, Group, Match, Stage
 from tournaments.stages import rounds
 from tournaments.standings.selectors import stage_standings
 
@@ -49,8 +49,15 @@ class StageFormat:
     def variants(cls) -> list[Variant]:
         return [Variant(cls.key, cls.label)]
 
-    def next_round(self, stage: Stage) -> list[Match]:
-        """Create the next round's matches (``stage`` is locked by the caller)."""
+    # Whether the format pairs only the teams present at check-in (tournaments.models.CheckIn).
+    uses_check_in: ClassVar[bool] = False
+    # Whether a round is paired from the results of the previous one (then it waits for
+    # them all; otherwise the organiser may go ahead after confirming).
+    waits_for_results: ClassVar[bool] = False
+
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
+        """Create the next round's matches (``stage`` is locked by the caller); ``absent``:
+        the teams not checked in, for the formats that use check-in."""
         raise NotImplementedError
 
 
@@ -110,6 +117,7 @@ class RoundRobin(StageFormat):
     key = "round_robin"
     label = _("Round robin")
     defaults = {"cycles": 1}
+    uses_check_in = True
 
     @classmethod
     def variants(cls) -> list[Variant]:
@@ -118,7 +126,7 @@ class RoundRobin(StageFormat):
             Variant("round_robin_double", _("Round robin, double"), {"cycles": 2}),
         ]
 
-    def next_round(self, stage: Stage) -> list[Match]:
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
         if "teams" not in stage.settings:
             stage.settings["teams"] = rounds.seeded_team_ids(stage.teams.all())
             stage.save(update_fields=["settings"])
@@ -129,8 +137,9 @@ class RoundRobin(StageFormat):
                 _("Every round of this stage has already been generated."), code="no_round_left"
             )
         planned = schedule[played]
-        round_ = rounds.new_round(stage)
-        return rounds.create_pairings(stage, round_, planned.pairings, planned.bye)
+        round_ = rounds.new_round(stage, absent=absent)
+        # The schedule is fixed: an absent team's match is its opponent's walkover.
+        return rounds.create_pairings(stage, round_, planned.pairings, planned.bye, absent=absent)
 
 
 @register
@@ -140,9 +149,11 @@ class Swiss(StageFormat):
     key = "swiss"
     label = _("Swiss")
     defaults = {"rounds": 5}
+    uses_check_in = True
+    waits_for_results = True
     fields = {"rounds": _rounds_field}
 
-    def next_round(self, stage: Stage) -> list[Match]:
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
         total = stage.settings.get("rounds", 5)
         if stage.rounds.count() >= total:
             raise TournamentError(
@@ -154,21 +165,33 @@ class Swiss(StageFormat):
         standing = stage_standings(stage=stage, use_snapshot=False)
         opponents: dict[int, set[int]] = {line.team.pk: set() for line in standing}
         byes: set[int] = set()
-        for a, b in stage.matches.values_list("team_a_id", "team_b_id"):
+        for a, b, outcome in stage.matches.values_list("team_a_id", "team_b_id", "outcome"):
+            if b is None and outcome == Match.Outcome.WALKOVER:
+                continue  # absent at check-in: a loss, not a bye
             if b is None:
                 byes.add(a)
             else:
                 opponents[a].add(b)
                 opponents[b].add(a)
+        present = [line for line in standing if line.team.pk not in absent]
+        if len(present) < 2:
+            raise TournamentError(
+                _("Fewer than two teams are checked in: no round can be paired."),
+                code="too_few_present",
+            )
         teams = formats.swiss_teams(
-            [line.team.pk for line in standing],
+            [line.team.pk for line in present],
             {line.team.pk: line.points for line in standing},
             opponents,
             byes,
         )
         pairing = formats.swiss_pairings(teams)
-        round_ = rounds.new_round(stage)
-        return rounds.create_pairings(stage, round_, pairing.pairings, pairing.bye)
+        round_ = rounds.new_round(stage, absent=absent)
+        created = rounds.create_pairings(stage, round_, pairing.pairings, pairing.bye)
+        missing = sorted(absent & {line.team.pk for line in standing})
+        if missing and stage.championship.absent_teams == Championship.AbsentTeams.WALKOVER:
+            created += rounds.absence_losses(stage, round_, missing)
+        return created
 
 
 def _bracket_next(stage: Stage, *, double: bool) -> list[Match]:
@@ -205,7 +228,7 @@ class SingleElimination(StageFormat):
     has_bracket = True
     fields = {"third_place": _third_place_field}
 
-    def next_round(self, stage: Stage) -> list[Match]:
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
         return _bracket_next(stage, double=False)
 
 
@@ -229,7 +252,7 @@ class DoubleElimination(StageFormat):
             ),
         ]
 
-    def next_round(self, stage: Stage) -> list[Match]:
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
         return _bracket_next(stage, double=True)
 
 
@@ -249,13 +272,14 @@ class GroupsKnockout(StageFormat):
     }
     has_bracket = True
     has_groups = True
+    uses_check_in = True  # the group rounds
     fields = {
         "group_count": _group_count_field,
         "advance": _advance_field,
         "third_place": _third_place_field,
     }
 
-    def next_round(self, stage: Stage) -> list[Match]:
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
         settings = stage.settings
         if "groups" not in settings:
             seeds = rounds.seeded_team_ids(stage.teams.all())
@@ -276,12 +300,12 @@ class GroupsKnockout(StageFormat):
         played = stage.rounds.count()
         remaining = [name for name, planned in schedules.items() if played < len(planned)]
         if remaining:
-            round_ = rounds.new_round(stage)
+            round_ = rounds.new_round(stage, absent=absent)
             created: list[Match] = []
             for name in remaining:
                 planned = schedules[name][played]
                 created += rounds.create_pairings(
-                    stage, round_, planned.pairings, planned.bye, groups[name]
+                    stage, round_, planned.pairings, planned.bye, groups[name], absent=absent
                 )
             return created
 

@@ -6,7 +6,7 @@ services (a decided bracket match advances its winner through :func:`bracket_syn
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from django.db import transaction
 from django.db.models import Max
@@ -17,7 +17,7 @@ from scoring.rules import RuleSet
 from tournaments import formats
 from tournaments.championships.selectors import rules_spec
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Group, Match, Round, Stage, Team
+from tournaments.models import Championship, Game, Group, Match, Round, Stage, Team
 from tournaments.stages.selectors import bracket_state
 
 
@@ -42,12 +42,12 @@ def lock_stage(stage: Stage) -> Stage:
     )
 
 
-def new_round(stage: Stage, label: str = "") -> Round:
+def new_round(stage: Stage, label: str = "", absent: Collection[int] = ()) -> Round:
     # Max + 1 is only safe under the stage lock; every caller holds it already, taking it
     # again here (a no-op in the same transaction) keeps a new caller from forgetting it.
     lock_stage(stage)
     number = (stage.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
-    return Round.objects.create(stage=stage, number=number, label=label)
+    return Round.objects.create(stage=stage, number=number, label=label, absent=sorted(absent))
 
 
 def create_pairings(
@@ -56,7 +56,11 @@ def create_pairings(
     pairings: Iterable[formats.Pairing],
     bye: int | None,
     group: Group | None = None,
+    absent: Collection[int] = (),
 ) -> list[Match]:
+    """Store a round's pairings (and its bye). A pairing with a team in ``absent`` (not
+    checked in) is decided at once by walkover for the other team; with both absent, by a
+    double walkover (both lose)."""
     best_of = match_best_of(stage.championship)
     created = [
         Match(
@@ -83,7 +87,72 @@ def create_pairings(
                 finished_at=timezone.now(),
             )
         )
-    return Match.objects.bulk_create(created)
+    for match in created:
+        if match.team_b_id is not None and {match.team_a_id, match.team_b_id} & set(absent):
+            _absence_walkover(stage.championship, match, absent)
+    stored = Match.objects.bulk_create(created)
+    _credit_walkover_games(stage.championship, stored)
+    return stored
+
+
+def absence_losses(stage: Stage, round_: Round, team_ids: Iterable[int]) -> list[Match]:
+    """A loss by walkover, without opponent, for each team absent from a Swiss round."""
+    best_of = match_best_of(stage.championship)
+    return Match.objects.bulk_create(
+        Match(
+            stage=stage,
+            round=round_,
+            team_a_id=team,
+            status=Match.Status.WALKOVER,
+            outcome=Match.Outcome.WALKOVER,
+            reason=str(ABSENT_REASON),
+            best_of=best_of,
+            finished_at=timezone.now(),
+        )
+        for team in team_ids
+    )
+
+
+ABSENT_REASON = _("Absent at check-in")
+
+
+def _absence_walkover(championship: Championship, match: Match, absent: Collection[int]) -> None:
+    """Decide ``match`` (not stored yet) for the team present; both absent: both lose."""
+    present = [t for t in (match.team_a_id, match.team_b_id) if t not in absent]
+    winner = present[0] if present else None
+    need = match.best_of // 2 + 1
+    target = RuleSet.from_spec(rules_spec(championship, best_of=match.best_of)).target
+    # As results.services.match_walkover credits a walkover: the chicos the winner needed,
+    # each at the target (written here because the stage layer cannot call the results one).
+    if winner is not None:
+        won_a = winner == match.team_a_id
+        match.chicos_a, match.chicos_b = (need, 0) if won_a else (0, need)
+        match.tantos_a, match.tantos_b = (need * target, 0) if won_a else (0, need * target)
+    match.winner_id = winner
+    match.status = Match.Status.WALKOVER
+    match.outcome = Match.Outcome.WALKOVER
+    match.reason = str(ABSENT_REASON)
+    match.finished_at = timezone.now()
+
+
+def _credit_walkover_games(championship: Championship, matches: Iterable[Match]) -> None:
+    games = []
+    for match in matches:
+        if match.status != Match.Status.WALKOVER or match.winner_id is None:
+            continue
+        target = RuleSet.from_spec(rules_spec(championship, best_of=match.best_of)).target
+        won_a = match.winner_id == match.team_a_id
+        for number in range(1, match.best_of // 2 + 2):
+            games.append(
+                Game(
+                    match=match,
+                    number=number,
+                    score_a=target if won_a else 0,
+                    score_b=0 if won_a else target,
+                    winner_id=match.winner_id,
+                )
+            )
+    Game.objects.bulk_create(games)
 
 
 def match_best_of(championship: Championship) -> int:

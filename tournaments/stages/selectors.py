@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from tournaments import formats
+from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.formats import Bracket
-from tournaments.models import Championship, Match, Round, Stage, Team
+from tournaments.models import Championship, CheckIn, Match, Round, Stage, Team
 
 
 def _match_queryset() -> QuerySet[Match]:
@@ -116,3 +117,42 @@ def round_of(*, stage: Stage, number: int) -> Round:
         raise Http404("No such round.")
     round_.stage = stage
     return round_
+
+
+def team_matches(*, team: Team) -> QuerySet[Match]:
+    """Every match of ``team`` in play order (stage, round), with both teams' players."""
+    return (
+        Match.objects.filter(Q(team_a=team) | Q(team_b=team))
+        .select_related("stage__championship", "round", "team_a", "team_b", "winner")
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+        )
+        .order_by("stage__order", "round__number", "pk")
+    )
+
+
+@dataclass(frozen=True)
+class CheckInState:
+    """The check-in of a stage's next round: each team present or not, and whether it is
+    taken at all (no mark yet: every team will be paired)."""
+
+    rows: list[tuple[Team, bool | None]]  # None: not marked
+    taken: bool
+
+    @property
+    def present(self) -> int:
+        return sum(1 for _team, present in self.rows if present)
+
+    def plays(self, present: bool | None) -> bool:
+        """Whether a team so marked is paired in the next round."""
+        return bool(present) or not self.taken
+
+
+def check_in_state(*, stage: Stage, number: int) -> CheckInState:
+    """Each team of ``stage`` (seed order) with its mark for round ``number``."""
+    marks = dict(
+        CheckIn.objects.filter(stage=stage, round_number=number).values_list("team_id", "present")
+    )
+    teams = stage.teams.prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
+    return CheckInState(rows=[(team, marks.get(team.pk)) for team in teams], taken=bool(marks))

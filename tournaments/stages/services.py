@@ -9,16 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.services import championship_set_tiebreaks, lock_championship
 from tournaments.errors import TournamentError, from_format
 from tournaments.formats.base import FormatError
-from tournaments.models import Championship, Match, Stage, Team
+from tournaments.models import Championship, CheckIn, Hand, Match, Stage, Team
+from tournaments.signals import announce
 from tournaments.stages import registry
 from tournaments.stages.rounds import lock_stage
+from tournaments.standings.services import standings_outdate
 
 
 @transaction.atomic
@@ -75,7 +79,7 @@ def stage_create(
 
 
 @transaction.atomic
-def round_generate(*, stage: Stage, number: int | None = None) -> list[Match]:
+def round_generate(*, stage: Stage, number: int | None = None, confirm: bool = True) -> list[Match]:
     """Generate the next round of ``stage`` from its format and current results.
 
     Round robin: the next round of the circle schedule (teams in seed order). Swiss: the
@@ -88,6 +92,15 @@ def round_generate(*, stage: Stage, number: int | None = None) -> list[Match]:
     ``number``: the round the organiser asked for (the form carries it). If the stage
     already has that round, e.g. the form was sent twice, nothing is generated and a
     ``TournamentError`` (code ``round_exists``) says so.
+
+    ``confirm`` False (the organiser's page, until he confirms): while a match of the last
+    round is still undecided, nothing is generated and a ``TournamentError`` (code
+    ``previous_unfinished``) says how many; commands and the API go ahead.
+
+    Once check-in is taken for the round (:func:`check_in_set`), the formats that use it
+    pair only the teams present: in a round robin the absent team's opponent wins by
+    walkover; in a Swiss round the absent team loses by walkover or sits out, as the
+    championship's ``absent_teams`` says.
     """
     stage = lock_stage(stage)
     if number is not None and stage.rounds.filter(number__gte=number).exists():
@@ -96,7 +109,159 @@ def round_generate(*, stage: Stage, number: int | None = None) -> list[Match]:
             code="round_exists",
             params={"number": number},
         )
+    fmt = registry.get(stage.format)
+    last = stage.rounds.order_by("-number").first()
+    if not confirm and not fmt.waits_for_results and last is not None and not last.label:
+        open_count = last.matches.exclude(status__in=Match.DECIDED).count()
+        if open_count:
+            raise TournamentError(
+                ngettext_lazy(
+                    "%(count)s match of round %(number)s is not finished yet.",
+                    "%(count)s matches of round %(number)s are not finished yet.",
+                    "count",
+                ),
+                code="previous_unfinished",
+                params={"count": open_count, "number": last.number},
+            )
     try:
-        return registry.get(stage.format).next_round(stage)
+        if fmt.uses_check_in:
+            absent = frozenset(check_in_absent(stage=stage, number=next_round_number(stage)))
+            created = fmt.next_round(stage, absent=absent)
+        else:
+            created = fmt.next_round(stage)
     except FormatError as error:
         raise from_format(error) from None
+    if any(m.status == Match.Status.WALKOVER for m in created):
+        standings_outdate(stage=stage)
+    announce(championship_id=stage.championship_id, stage_id=stage.pk, what="round")
+    return created
+
+
+def next_round_number(stage: Stage) -> int:
+    """The number the next generated round of ``stage`` will have."""
+    return (stage.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+
+
+def check_in_absent(*, stage: Stage, number: int) -> list[int]:
+    """The teams of ``stage`` absent for round ``number``: none while check-in is not
+    taken (no row for that round), else every team not marked present."""
+    rows = dict(
+        CheckIn.objects.filter(stage=stage, round_number=number).values_list("team_id", "present")
+    )
+    if not rows:
+        return []
+    return [t for t in stage.teams.values_list("pk", flat=True) if not rows.get(t, False)]
+
+
+@transaction.atomic
+def check_in_set(
+    *, stage: Stage, team: Team, present: bool, by: AbstractBaseUser | None = None
+) -> CheckIn:
+    """Mark ``team`` present (or absent) for the next round of ``stage``."""
+    if not stage.teams.filter(pk=team.pk).exists():
+        raise TournamentError(
+            _("%(team)s does not play this stage."), code="not_in_stage", params={"team": team}
+        )
+    stage = lock_stage(stage)
+    number = next_round_number(stage)
+    check_in, _created = CheckIn.objects.update_or_create(
+        stage=stage, team=team, round_number=number, defaults={"present": present, "by": by}
+    )
+    return check_in
+
+
+@transaction.atomic
+def check_in_all(*, stage: Stage, by: AbstractBaseUser | None = None) -> int:
+    """Mark every team of ``stage`` present for its next round; returns how many."""
+    stage = lock_stage(stage)
+    number = next_round_number(stage)
+    teams = list(stage.teams.all())
+    for team in teams:
+        CheckIn.objects.update_or_create(
+            stage=stage, team=team, round_number=number, defaults={"present": True, "by": by}
+        )
+    return len(teams)
+
+
+@transaction.atomic
+def check_in_reset(*, stage: Stage) -> None:
+    """Forget the check-in of the next round: every team plays it again."""
+    stage = lock_stage(stage)
+    CheckIn.objects.filter(stage=stage, round_number=next_round_number(stage)).delete()
+
+
+@transaction.atomic
+def team_check_in(*, team: Team, by: AbstractBaseUser | None = None) -> list[Stage]:
+    """A team at the door (its QR code scanned): present for the next round of every stage
+    it plays that uses check-in and is not over. Returns those stages."""
+    stages = [
+        s
+        for s in team.stages.order_by("order")
+        if registry.get(s.format).uses_check_in and not _stage_over(s)
+    ]
+    if not stages:
+        raise TournamentError(
+            _("%(team)s plays no stage that takes check-in."),
+            code="no_check_in_stage",
+            params={"team": team},
+        )
+    for stage in stages:
+        check_in_set(stage=stage, team=team, present=True, by=by)
+    return stages
+
+
+def _stage_over(stage: Stage) -> bool:
+    # The group rounds of a groups-then-knockout stage are over once its bracket is drawn.
+    return "bracket" in stage.settings
+
+
+@transaction.atomic
+def round_remove(*, stage: Stage, number: int) -> None:
+    """Remove round ``number`` of ``stage``: only its last round, only before any hand is
+    recorded in it and any result is given by hand (walkovers from the check-in go with
+    the round), and never a bracket round (bracket matches follow from the results)."""
+    stage = lock_stage(stage)
+    round_ = stage.rounds.filter(number=number).first()
+    if round_ is None:
+        raise TournamentError(
+            _("Round %(number)s does not exist."), code="no_round", params={"number": number}
+        )
+    if round_.label:
+        raise TournamentError(
+            _(
+                "A bracket round cannot be removed: its matches follow from the results."
+                " Correct the result that made it instead."
+            ),
+            code="bracket_round",
+        )
+    if stage.rounds.filter(number__gt=number).exists():
+        raise TournamentError(
+            _("Only the last round can be removed: remove the later rounds first."),
+            code="not_last_round",
+        )
+    matches = list(round_.matches.all())
+    if Hand.objects.filter(match__in=matches).exists():
+        raise TournamentError(
+            _("Hands have been recorded in this round: it cannot be removed."),
+            code="round_played",
+        )
+    absent = set(round_.absent)
+    for match in matches:
+        by_check_in = match.team_a_id in absent or match.team_b_id in absent
+        if match.status == Match.Status.WALKOVER and not by_check_in:
+            raise TournamentError(
+                _("%(match)s has a walkover result: cancel it before removing the round."),
+                code="round_has_walkover",
+                params={"match": str(match)},
+            )
+    decided = any(m.status == Match.Status.WALKOVER for m in matches)
+    round_.delete()
+    if not stage.rounds.exists():
+        # Back to the start: the next generation reads the seeds (and groups) again.
+        stage.settings.pop("teams", None)
+        if stage.settings.pop("groups", None) is not None:
+            stage.groups.all().delete()
+        stage.save(update_fields=["settings"])
+    if decided:
+        standings_outdate(stage=stage)
+    announce(championship_id=stage.championship_id, stage_id=stage.pk, what="round")

@@ -42,7 +42,8 @@ Number = int | float
 
 @dataclass(frozen=True)
 class MatchResult:
-    """A finished match. ``team_b`` None: a bye for ``team_a``.
+    """A finished match. ``team_b`` None: a bye for ``team_a`` or, with ``walkover``, a
+    loss by walkover of ``team_a``, absent at check-in (no opponent gets the win).
 
     ``winner`` None with two teams: a draw, or with ``walkover`` a double forfeit.
     ``walkover`` with a winner: the other team did not play (walkover or forfeit).
@@ -70,7 +71,12 @@ class MatchResult:
 
     @property
     def is_bye(self) -> bool:
-        return self.team_b is None
+        return self.team_b is None and not self.walkover
+
+    @property
+    def is_absence(self) -> bool:
+        """``team_a`` was absent at check-in and lost by walkover, with no opponent."""
+        return self.team_b is None and self.walkover
 
 
 @dataclass(frozen=True)
@@ -371,6 +377,11 @@ def build_table(
         if result.is_bye:
             a.byes += 1
             a.points += scheme.bye
+            continue
+        if result.is_absence:
+            a.played += 1
+            a.losses += 1
+            a.points += scheme.walkover_loss
             continue
         b = totals[result.team_b]
         sides = (

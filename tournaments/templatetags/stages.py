@@ -1,6 +1,7 @@
 """Template filters that ask the stage-format registry about a stage."""
 
 from django import template
+from django.utils.translation import gettext as _
 
 from tournaments.models import Stage
 from tournaments.stages import registry
@@ -19,3 +20,16 @@ def has_bracket(stage: Stage) -> bool:
     """Whether the stage has (or will have) a bracket page."""
     fmt = registry.FORMATS.get(stage.format)
     return fmt is not None and fmt.has_bracket
+
+
+@register.filter
+def table_label(table: str) -> str:
+    """A match's table for people: "Table 7" for a bare number or short code, the name
+    itself when the organiser typed one ("Mesa del fondo" stays, never "Table Mesa del
+    fondo")."""
+    table = (table or "").strip()
+    if not table:
+        return ""
+    if table.isdigit() or (len(table) <= 3 and " " not in table):
+        return _("Table %(table)s") % {"table": table}
+    return table

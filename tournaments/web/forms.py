@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
@@ -228,6 +230,9 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
     def __init__(self, *args: Any, preset: str = "argentine", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.add_rule_fields(_preset_from(self.data if self.is_bound else None, preset))
+        if self.preset_name == "catalan":
+            # Catalan truc is played by squads of three (docs/rules.md), each with its cap.
+            self.fields["team_size"].initial = 3
         self.add_tiebreak_fields(list(standing_selectors.default_tiebreaks()))
 
     def fieldsets(self) -> list[tuple[Any, list[Any]]]:
@@ -275,6 +280,14 @@ class ChampionshipDetailsForm(forms.Form):
         label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    absent_teams = forms.ChoiceField(
+        label=_("Teams absent at check-in"),
+        choices=Championship.AbsentTeams.choices,
+        initial=Championship.AbsentTeams.WALKOVER,
+        help_text=Championship._meta.get_field("absent_teams").help_text,
+        widget=forms.RadioSelect,
+        required=False,  # left out: unchanged
+    )
 
     @classmethod
     def for_championship(
@@ -285,6 +298,7 @@ class ChampionshipDetailsForm(forms.Form):
             "start_date": championship.start_date,
             "end_date": championship.end_date,
             "venue": championship.venue,
+            "absent_teams": championship.absent_teams,
         }
         return cls(data, initial=initial)
 
@@ -295,6 +309,7 @@ class ChampionshipDetailsForm(forms.Form):
             "start_date": data["start_date"],
             "end_date": data.get("end_date"),
             "venue": data.get("venue", ""),
+            "absent_teams": data.get("absent_teams") or None,
         }
 
 
@@ -376,15 +391,21 @@ class TeamForm(forms.Form):
 class TeamImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file of teams"),
-        help_text=_("UTF-8, one team per row; see the format in the documentation."),
+        help_text=_(
+            "UTF-8, one row per player with the columns team and player (seed, club and"
+            " captain are optional); download the template below."
+        ),
     )
 
 
-class StageForm(TieBreakChainMixin, forms.Form):
-    """A new stage: its format and the format's settings, its teams, the tie-break chain.
+class StageForm(forms.Form):
+    """A new stage: its format and that format's settings, and its teams.
 
     The formats, their variants and their settings' fields come from the stage-format
-    registry: a new format appears here without touching this form.
+    registry: a new format appears here without touching this form. Each setting knows the
+    choices it belongs to (``setting_fields``), so the page shows only the chosen format's
+    (static/js/stage_form.js). The tie-break chain is the championship's, chosen once on
+    its page.
     """
 
     name = forms.CharField(
@@ -402,25 +423,28 @@ class StageForm(TieBreakChainMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self._variants = {variant.key: (fmt, variant) for fmt, variant in registry.variants()}
         self.fields["format"].choices = [(key, v.label) for key, (_f, v) in self._variants.items()]
-        self._settings: list[str] = []
-        for fmt in registry.FORMATS.values():
+        self._settings: dict[str, list[str]] = {}
+        for key, (fmt, _variant) in self._variants.items():
             for name, make in fmt.fields.items():
                 if name not in self.fields:
                     field = make()
                     # Only the chosen format's settings matter; the others keep defaults.
                     field.required = False
                     self.fields[name] = field
-                    self._settings.append(name)
+                self._settings.setdefault(name, []).append(key)
         self.fields["teams"].queryset = championship.teams.all()
         self.fields["teams"].initial = list(championship.teams.values_list("pk", flat=True))
-        self.add_tiebreak_fields(list(championship.tiebreaks))
 
-    def fieldsets(self) -> list[tuple[Any, list[Any]]]:
-        return [
-            (_("Stage"), self._bound(["name", "format", *self._settings])),
-            (_("Teams"), self._bound(["teams"])),
-            (_("Tie-breaks, in order"), self._bound(self.tiebreak_field_names())),
-        ]
+    def main_fields(self) -> list[Any]:
+        return [self["name"], self["format"]]
+
+    def team_fields(self) -> list[Any]:
+        return [self["teams"]]
+
+    def setting_fields(self) -> list[tuple[list[Any], str]]:
+        """Each setting (a list of its one bound field, as ``_fields.html`` takes) with the
+        format choices (space-separated) it serves."""
+        return [([self[name]], " ".join(keys)) for name, keys in self._settings.items()]
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -434,8 +458,14 @@ class StageForm(TieBreakChainMixin, forms.Form):
             "name": data.get("name", ""),
             "settings": settings,
             "teams": list(data["teams"]),
-            "tiebreaks": self.tiebreak_chain(),
         }
+
+
+class RefereeChoiceField(forms.ModelChoiceField):
+    """A referee by his full name (and user name), not the bare user name."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return championship_selectors.person_name(obj)
 
 
 class MatchAssignForm(forms.Form):
@@ -449,7 +479,7 @@ class MatchAssignForm(forms.Form):
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    referee = forms.ModelChoiceField(label=_("Referee"), queryset=None, required=False)
+    referee = RefereeChoiceField(label=_("Referee"), queryset=None, required=False)
     entry = forms.ChoiceField(
         label=_("Hand entry on the tablet"),
         choices=Match.Entry.choices,
@@ -486,3 +516,164 @@ class WalkoverForm(forms.Form):
         data = self.cleaned_data
         winner = self.match.team_a if data["winner"] == self.match.team_a_id else self.match.team_b
         return {"winner": winner, "reason": data["reason"], "forfeit": data["forfeit"]}
+
+
+class RoundRefereeForm(forms.Form):
+    """One referee for every match of a round still to be played."""
+
+    referee = RefereeChoiceField(label=_("Referee of the whole round"), queryset=None)
+
+    def __init__(self, *args: Any, referees: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["referee"].queryset = referees
+
+
+class RefereeInviteForm(forms.Form):
+    """Who to invite: a name to recognise the invitation by, and an email to send it to."""
+
+    name = forms.CharField(label=_("Name"), max_length=150, required=False)
+    email = forms.EmailField(
+        label=_("Email"),
+        required=False,
+        help_text=_("Optional: the link is also shown here, to send it any way you like."),
+    )
+
+
+class RefereeAddForm(forms.Form):
+    """An existing account, by user name or email."""
+
+    user = forms.CharField(
+        label=_("User name or email"),
+        max_length=254,
+        help_text=_("Someone who already has an account on this site."),
+    )
+
+    def clean_user(self) -> Any:
+        wanted = self.cleaned_data["user"].strip()
+        users = get_user_model().objects.filter(is_active=True)
+        found = users.filter(username__iexact=wanted).first()
+        if found is None and "@" in wanted:
+            matches = list(users.filter(email__iexact=wanted)[:2])
+            found = matches[0] if len(matches) == 1 else None
+        if found is None:
+            raise ValidationError(_("No active account has this user name or email."))
+        return found
+
+
+class InvitationAcceptForm(forms.Form):
+    """The invitee makes his account: his name, a user name and a password."""
+
+    first_name = forms.CharField(label=_("First name"), max_length=150)
+    last_name = forms.CharField(label=_("Last name"), max_length=150)
+    username = forms.CharField(
+        label=_("User name"),
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text=_("What you will log in with: letters, digits and @ . + - _ only."),
+    )
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", _("The two passwords differ."))
+        elif first:
+            user = get_user_model()(
+                username=cleaned.get("username", ""),
+                first_name=cleaned.get("first_name", ""),
+                last_name=cleaned.get("last_name", ""),
+            )
+            try:
+                password_validation.validate_password(first, user)
+            except ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class TeamEditForm(forms.Form):
+    """A team's name, seed, club, its players' names and its cap de colla."""
+
+    name = forms.CharField(label=_("Team name"), max_length=200)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    club = forms.CharField(label=_("Club or city"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
+        members = list(team.memberships.all())
+        initial = {"name": team.name, "seed": team.seed, "club": team.club}
+        for index, membership in enumerate(members, start=1):
+            initial[f"player_{index}"] = membership.player.name
+            if membership.is_captain:
+                initial["captain"] = index
+        super().__init__(*args, initial=initial, **kwargs)
+        championship = team.championship
+        self.size = max(championship.team_size, len(members))
+        for index in range(1, self.size + 1):
+            self.fields[f"player_{index}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": index},
+                max_length=200,
+                required=index <= len(members),
+            )
+        self.needs_captain = championship.is_catalan and championship.team_size > 1
+        if self.needs_captain:
+            self.fields["captain"] = forms.TypedChoiceField(
+                label=_("Cap de colla"),
+                choices=[
+                    (index, _("Player %(number)s") % {"number": index})
+                    for index in range(1, self.size + 1)
+                ],
+                coerce=int,
+                required=False,
+            )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "seed": data.get("seed"),
+            "club": data.get("club", ""),
+            "players": [data.get(f"player_{i}", "") for i in range(1, self.size + 1)],
+            "captain": data.get("captain") or None,
+        }
+
+
+class SubstitutionForm(forms.Form):
+    """Who leaves the team, who comes in, and from which round."""
+
+    player_out = forms.TypedChoiceField(label=_("Player who leaves"), coerce=int, choices=())
+    name = forms.CharField(label=_("Substitute"), max_length=200)
+    from_round = forms.ChoiceField(label=_("From round"), choices=())
+
+    def __init__(self, *args: Any, team: Team, stages: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player_out"].choices = [
+            (m.player_id, m.player.name) for m in team.memberships.all()
+        ]
+        choices = []
+        for stage, next_number in stages:
+            for number in range(1, next_number + 1):
+                label = _("%(stage)s, round %(number)s") % {"stage": stage.name, "number": number}
+                choices.append((f"{stage.pk}:{number}", label))
+        self.fields["from_round"].choices = choices
+        if choices:
+            # The round about to be generated: the usual moment for a substitute.
+            self.fields["from_round"].initial = choices[-1][0]
+        self._stages = {stage.pk: stage for stage, _n in stages}
+
+    def service_kwargs(self) -> dict[str, Any]:
+        stage_id, number = self.cleaned_data["from_round"].split(":")
+        return {
+            "name": self.cleaned_data["name"],
+            "stage": self._stages[int(stage_id)],
+            "from_round": int(number),
+        }

@@ -24,6 +24,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
@@ -31,6 +32,7 @@ from tournaments.io import exports, imports
 from tournaments.models import Championship, Match
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
+from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
 from tournaments.web.forms import (
@@ -39,6 +41,7 @@ from tournaments.web.forms import (
     ChampionshipDetailsForm,
     ChampionshipRulesForm,
     MatchAssignFormSet,
+    RoundRefereeForm,
     StageForm,
     TeamForm,
     TeamImportForm,
@@ -229,7 +232,8 @@ def teams_import(request: HttpRequest, slug: str) -> HttpResponse:
             count = len(created)
             messages.success(
                 request,
-                _("%(count)s teams imported.") % {"count": count},
+                ngettext("%(count)s team imported.", "%(count)s teams imported.", count)
+                % {"count": count},
             )
             return redirect("organiser:teams", slug=slug)
     return _teams_page(
@@ -293,8 +297,19 @@ def stage_detail(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse
     # The generate form carries the number of the round it asks for: a second submit of
     # the same page finds that round generated and is refused (see round_generate).
     next_round = rounds[-1].number + 1 if rounds else 1
-    context = {"championship": championship, "stage": stage, "rounds": rounds}
-    return render(request, "organiser/stage.html", {**context, "next_round": next_round})
+    check_in = None
+    if registry.get(stage.format).uses_check_in and "bracket" not in stage.settings:
+        check_in = stage_selectors.check_in_state(stage=stage, number=next_round)
+    context = {
+        "championship": championship,
+        "stage": stage,
+        "rounds": rounds,
+        "next_round": next_round,
+        "check_in": check_in,
+        # Only the last round may be removed, and never a bracket round (round_remove).
+        "removable": rounds[-1].number if rounds and not rounds[-1].label else None,
+    }
+    return render(request, "organiser/stage.html", context)
 
 
 @login_required
@@ -306,12 +321,40 @@ def round_generate(request: HttpRequest, slug: str, stage_id: int) -> HttpRespon
     number = request.POST.get("number", "")
     try:
         created = stage_services.round_generate(
-            stage=stage, number=int(number) if number.isdigit() else None
+            stage=stage,
+            number=int(number) if number.isdigit() else None,
+            confirm=request.POST.get("confirm") == "1",
         )
     except ValidationError as error:
+        if getattr(error, "code", "") == "previous_unfinished":
+            # Asked again with the same number: a double submit of this page still makes
+            # one round (round_exists), confirmed or not.
+            context = {
+                "championship": championship,
+                "stage": stage,
+                "number": number,
+                "problem": " ".join(error.messages),
+            }
+            return render(request, "organiser/round_generate_confirm.html", context)
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, _("%(count)s matches generated.") % {"count": len(created)})
+        count = len(created)
+        messages.success(
+            request,
+            ngettext("%(count)s match generated.", "%(count)s matches generated.", count)
+            % {"count": count},
+        )
+        walkovers = sum(1 for m in created if m.status == Match.Status.WALKOVER)
+        if walkovers:
+            messages.info(
+                request,
+                ngettext(
+                    "%(count)s match decided by walkover: a team was absent at check-in.",
+                    "%(count)s matches decided by walkover: teams were absent at check-in.",
+                    walkovers,
+                )
+                % {"count": walkovers},
+            )
     return redirect("organiser:stage", slug=slug, stage_id=stage.pk)
 
 
@@ -323,7 +366,29 @@ def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) ->
     round_ = stage_selectors.round_of(stage=stage, number=number)
     matches = [m for m in stage_selectors.round_matches(round=round_) if not m.is_bye]
     by_id = {m.pk: m for m in matches}
-    referees = championship_selectors.referee_choices()
+    referees = championship_selectors.referee_choices(championship)
+    round_form = RoundRefereeForm(referees=referees, prefix="round")
+    if request.method == "POST" and request.POST.get("action") == "round":
+        round_form = RoundRefereeForm(request.POST, referees=referees, prefix="round")
+        if round_form.is_valid():
+            referee = round_form.cleaned_data["referee"]
+            try:
+                count = result_services.round_assign_referee(round=round_, referee=referee)
+            except ValidationError as error:
+                add_service_error(round_form, error)
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(name)s referees %(count)s match of this round.",
+                        "%(name)s referees the %(count)s matches of this round.",
+                        count,
+                    )
+                    % {"name": championship_selectors.person_name(referee), "count": count},
+                )
+                return redirect(
+                    "organiser:round_assign", slug=slug, stage_id=stage.pk, number=number
+                )
     initial = [
         {
             "match": m.pk,
@@ -335,7 +400,7 @@ def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) ->
         for m in matches
     ]
     kwargs = {"form_kwargs": {"referees": referees}, "initial": initial}
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") != "round":
         formset = MatchAssignFormSet(request.POST, **kwargs)
         if formset.is_valid() and _assign(formset, by_id):
             messages.success(request, _("Assignments saved."))
@@ -352,6 +417,7 @@ def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) ->
             "round": round_,
             "formset": formset,
             "rows": rows,
+            "round_form": round_form,
         },
     )
 

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.web import day
 from tournaments.web import organiser as views
 
 app_name = "organiser"
@@ -9,18 +10,50 @@ app_name = "organiser"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("new/", views.championship_create, name="championship_create"),
+    # Before the <slug>/ pages: these two segments are not a championship's.
+    path("invitation/<str:token>/", day.invitation_accept, name="invitation"),
+    path("check-in/<str:token>/", day.check_in_scan, name="check_in_scan"),
     path("<slug:slug>/", views.championship_overview, name="championship"),
     path("<slug:slug>/details/", views.championship_details, name="championship_details"),
     path("<slug:slug>/status/", views.championship_status, name="championship_status"),
     path("<slug:slug>/teams/", views.teams, name="teams"),
     path("<slug:slug>/teams/import/", views.teams_import, name="teams_import"),
     path("<slug:slug>/teams/<int:team_id>/remove/", views.team_remove, name="team_remove"),
+    path("<slug:slug>/teams/<int:team_id>/", day.team_edit, name="team_edit"),
+    path(
+        "<slug:slug>/teams/<int:team_id>/substitute/",
+        day.team_substitute,
+        name="team_substitute",
+    ),
+    path("<slug:slug>/teams/qr/", day.team_qr_codes, name="team_qr"),
+    path(
+        "<slug:slug>/teams/template-<str:language>.csv",
+        day.teams_template,
+        name="teams_template",
+    ),
+    path("<slug:slug>/referees/", day.referees, name="referees"),
+    path(
+        "<slug:slug>/referees/<int:user_id>/remove/",
+        day.referee_remove,
+        name="referee_remove",
+    ),
+    path(
+        "<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        day.invitation_revoke,
+        name="invitation_revoke",
+    ),
     path("<slug:slug>/stages/new/", views.stage_create, name="stage_create"),
     path("<slug:slug>/stages/<int:stage_id>/", views.stage_detail, name="stage"),
     path(
         "<slug:slug>/stages/<int:stage_id>/generate/",
         views.round_generate,
         name="round_generate",
+    ),
+    path("<slug:slug>/stages/<int:stage_id>/check-in/", day.check_in, name="check_in"),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/rounds/<int:number>/remove/",
+        day.round_remove,
+        name="round_remove",
     ),
     path(
         "<slug:slug>/stages/<int:stage_id>/rounds/<int:number>/assign/",
