@@ -6,6 +6,8 @@ games, scores, status and winner are derived from them by ``scoring.match.score_
 results without hands, recorded by ``services.match_walkover``.
 """
 
+from collections.abc import Sequence
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -407,6 +409,36 @@ class Match(models.Model):
     @property
     def is_decided(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.WALKOVER)
+
+    def credit_walkover(
+        self, *, winner_id: int, target: int, finished: Sequence["Game"] = ()
+    ) -> list["Game"]:
+        """The games a walkover credits, unsaved: the winner is given the chicos still needed
+        to win the match, each at the rule set's ``target``; the ``finished`` games (a
+        forfeit's) stay as played. Sets the match's chicos and tantos from all of them.
+
+        The one rule for every walkover: the organiser's (``results.services.match_walkover``)
+        and a team absent at check-in (``stages.rounds``).
+        """
+        is_a = winner_id == self.team_a_id
+        won = sum(1 for g in finished if g.winner_id == winner_id)
+        first = len(finished) + 1
+        credited = [
+            Game(
+                match=self,
+                number=number,
+                score_a=target if is_a else 0,
+                score_b=0 if is_a else target,
+                winner_id=winner_id,
+            )
+            for number in range(first, first + self.best_of // 2 + 1 - won)
+        ]
+        games = [*finished, *credited]
+        self.chicos_a = sum(1 for g in games if g.winner_id == self.team_a_id)
+        self.chicos_b = sum(1 for g in games if g.winner_id == self.team_b_id)
+        self.tantos_a = sum(g.score_a for g in games)
+        self.tantos_b = sum(g.score_b for g in games)
+        return credited
 
 
 class Game(models.Model):

@@ -465,25 +465,12 @@ def match_walkover(
             code="walkover_after_play",
         )
     rules = RuleSet.from_spec(rules_spec(match.stage.championship, best_of=match.best_of))
-    need = match.best_of // 2 + 1
     finished_games = list(match.games.filter(winner__isnull=False))
     # An unfinished chico of a forfeit goes to the winner: drop its partial score.
     match.games.filter(winner__isnull=True).delete()
-    won = sum(1 for g in finished_games if g.winner_id == winner.pk)
-    is_a = winner.pk == match.team_a_id
-    for number in range(len(finished_games) + 1, len(finished_games) + need - won + 1):
-        Game.objects.create(
-            match=match,
-            number=number,
-            score_a=rules.target if is_a else 0,
-            score_b=0 if is_a else rules.target,
-            winner=winner,
-        )
-    games = list(match.games.all())
-    match.chicos_a = sum(1 for g in games if g.winner_id == match.team_a_id)
-    match.chicos_b = sum(1 for g in games if g.winner_id == match.team_b_id)
-    match.tantos_a = sum(g.score_a for g in games)
-    match.tantos_b = sum(g.score_b for g in games)
+    Game.objects.bulk_create(
+        match.credit_walkover(winner_id=winner.pk, target=rules.target, finished=finished_games)
+    )
     match.winner = winner
     match.status = Match.Status.WALKOVER
     match.outcome = Match.Outcome.FORFEIT if forfeit else Match.Outcome.WALKOVER

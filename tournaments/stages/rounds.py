@@ -87,11 +87,13 @@ def create_pairings(
                 finished_at=timezone.now(),
             )
         )
+    credited: list[Game] = []
     for match in created:
         if match.team_b_id is not None and {match.team_a_id, match.team_b_id} & set(absent):
-            _absence_walkover(stage.championship, match, absent)
+            credited += _absence_walkover(stage.championship, match, absent)
     stored = Match.objects.bulk_create(created)
-    _credit_walkover_games(stage.championship, stored)
+    # The games point at their matches, which have their keys now.
+    Game.objects.bulk_create(credited)
     return stored
 
 
@@ -116,43 +118,22 @@ def absence_losses(stage: Stage, round_: Round, team_ids: Iterable[int]) -> list
 ABSENT_REASON = _("Absent at check-in")
 
 
-def _absence_walkover(championship: Championship, match: Match, absent: Collection[int]) -> None:
-    """Decide ``match`` (not stored yet) for the team present; both absent: both lose."""
+def _absence_walkover(
+    championship: Championship, match: Match, absent: Collection[int]
+) -> list[Game]:
+    """Decide ``match`` (not stored yet) for the team present, and return the games its
+    walkover credits (to store once the match is); both absent: both lose, no game."""
     present = [t for t in (match.team_a_id, match.team_b_id) if t not in absent]
     winner = present[0] if present else None
-    need = match.best_of // 2 + 1
-    target = RuleSet.from_spec(rules_spec(championship, best_of=match.best_of)).target
-    # As results.services.match_walkover credits a walkover: the chicos the winner needed,
-    # each at the target (written here because the stage layer cannot call the results one).
-    if winner is not None:
-        won_a = winner == match.team_a_id
-        match.chicos_a, match.chicos_b = (need, 0) if won_a else (0, need)
-        match.tantos_a, match.tantos_b = (need * target, 0) if won_a else (0, need * target)
     match.winner_id = winner
     match.status = Match.Status.WALKOVER
     match.outcome = Match.Outcome.WALKOVER
     match.reason = str(ABSENT_REASON)
     match.finished_at = timezone.now()
-
-
-def _credit_walkover_games(championship: Championship, matches: Iterable[Match]) -> None:
-    games = []
-    for match in matches:
-        if match.status != Match.Status.WALKOVER or match.winner_id is None:
-            continue
-        target = RuleSet.from_spec(rules_spec(championship, best_of=match.best_of)).target
-        won_a = match.winner_id == match.team_a_id
-        for number in range(1, match.best_of // 2 + 2):
-            games.append(
-                Game(
-                    match=match,
-                    number=number,
-                    score_a=target if won_a else 0,
-                    score_b=0 if won_a else target,
-                    winner_id=match.winner_id,
-                )
-            )
-    Game.objects.bulk_create(games)
+    if winner is None:
+        return []
+    target = RuleSet.from_spec(rules_spec(championship, best_of=match.best_of)).target
+    return match.credit_walkover(winner_id=winner, target=target)
 
 
 def match_best_of(championship: Championship) -> int:
