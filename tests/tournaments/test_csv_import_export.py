@@ -2,6 +2,7 @@
 exports of standings, matches and hands (BOM, one header, round trip)."""
 
 import csv
+import datetime
 import io
 import json
 import types
@@ -149,7 +150,11 @@ def test_hands_export_carries_records_the_engine_scores(championship, played, re
         assert (int(row["hand"]), int(row["game"])) == (hand.number, hand.game.number)
         assert row["recorded_by"] == referee.username
         record = json.loads(row["record"])
-        assert record["events"] == hand.record["events"]
+        # Players by name, in the record as in the mano column; the events are the hand's.
+        names = exports.record_names(hand.match)
+        assert record["events"] == exports.with_names(hand.record["events"], names)
+        assert row["mano"] == names[hand.order[0]]
+        assert not any(f'"{key}"' in row["record"] for key in names)
         # A standalone hand record: the engine gives the stored points again.
         scored = score_hand(record)
         assert scored["points"] == {"A": int(row["points_a"]), "B": int(row["points_b"])}
@@ -189,3 +194,50 @@ def test_the_hands_export_streams(championship, make_teams):
 
 def _mazo(match):
     return {"events": [{"by": p, "mazo": True} for p in match.seats[1::2]]}
+
+
+def test_export_times_carry_the_championships_time_zone(make_teams):
+    championship = ChampionshipFactory(status="running", time_zone="America/Argentina/Buenos_Aires")
+    make_teams(championship, 2)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    result_services.match_assign(
+        match=match,
+        table="1",
+        scheduled_at=datetime.datetime(2026, 6, 13, 20, 0, tzinfo=datetime.UTC),
+        referee=None,
+    )
+    match = result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=_mazo(match), recorded_by=None)
+    (row,) = parse(exports.export_matches(championship))
+    assert row["time"] == "2026-06-13T17:00:00-03:00"
+    (hand_row,) = parse(exports.export_hands(championship))
+    assert hand_row["recorded_at"].endswith("-03:00")
+    assert row["round_name"] == "Ronda 1"  # the site speaks Spanish by default
+
+
+def test_a_shared_name_or_a_side_name_keeps_the_players_apart():
+    match = types.SimpleNamespace()
+    names = {"p1": "Ana", "p2": "Ana", "p3": "B", "p4": "Beto"}
+    teams = {"A": ["p1", "p3"], "B": ["p2", "p4"]}
+
+    class Members(list):
+        def all(self):
+            return self
+
+    def team(side):
+        return types.SimpleNamespace(
+            name=side,
+            memberships=Members(
+                types.SimpleNamespace(player=types.SimpleNamespace(record_key=k, name=names[k]))
+                for k in teams[side]
+            ),
+        )
+
+    match.team_a, match.team_b = team("A"), team("B")
+    assert exports.record_names(match) == {
+        "p1": "Ana (p1)",
+        "p2": "Ana (p2)",
+        "p3": "B (p3)",
+        "p4": "Beto",
+    }

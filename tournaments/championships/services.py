@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +30,8 @@ from tournaments.models import (
     Membership,
     Player,
     Team,
+    default_time_zone,
+    validate_time_zone,
 )
 from tournaments.standings import tiebreaks
 from tournaments.standings.services import standings_outdate
@@ -61,6 +64,18 @@ def _check_tiebreaks(chain: Sequence[str]) -> list[str]:
     return list(chain)
 
 
+def _check_time_zone(time_zone: str) -> str:
+    try:
+        validate_time_zone(time_zone)
+    except ValidationError:
+        raise TournamentError(
+            _("%(zone)s is not a time zone: give one such as Europe/Madrid."),
+            code="bad_time_zone",
+            params={"zone": time_zone},
+        ) from None
+    return time_zone
+
+
 @transaction.atomic
 def championship_create(
     *,
@@ -75,12 +90,14 @@ def championship_create(
     tiebreaks: Sequence[str] | None = None,
     seed: str = "",
     organisers: Iterable[AbstractBaseUser] = (),
+    time_zone: str = "",
 ) -> Championship:
     """Create a championship in draft from a rule preset plus options.
 
     The rule set is checked by the engine: an unknown option or value raises a
     ``TournamentError`` naming it. ``tiebreaks`` are keys of ``tournaments.tiebreaks``
-    (default ``DEFAULT_CHAIN``).
+    (default ``DEFAULT_CHAIN``). ``time_zone`` (an IANA name; empty: the site's) is where
+    match times are shown and exported.
     """
     rules = _check_rules({"preset": preset, **(options or {})})
     if team_size not in (1, 2, 3, 4):
@@ -99,6 +116,7 @@ def championship_create(
         team_size=team_size,
         tiebreaks=_check_tiebreaks(tiebreaks or tiebreaks_default()),
         seed=seed,
+        time_zone=_check_time_zone(time_zone or default_time_zone()),
     )
     championship.full_clean()
     championship.save()
@@ -114,8 +132,10 @@ def championship_update(
     start_date: datetime.date,
     end_date: datetime.date | None = None,
     venue: str = "",
+    time_zone: str | None = None,
 ) -> Championship:
-    """Change a championship's name, dates and venue (its slug, the public address, stays)."""
+    """Change a championship's name, dates, venue and time zone (``None``: unchanged); its
+    slug, the public address, stays."""
     if end_date is not None and end_date < start_date:
         raise TournamentError(
             _("A championship cannot end before it starts."), code="dates_reversed"
@@ -125,8 +145,10 @@ def championship_update(
     championship.start_date = start_date
     championship.end_date = end_date
     championship.venue = venue
+    if time_zone is not None:
+        championship.time_zone = _check_time_zone(time_zone)
     championship.full_clean()
-    championship.save(update_fields=["name", "start_date", "end_date", "venue"])
+    championship.save(update_fields=["name", "start_date", "end_date", "venue", "time_zone"])
     return championship
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, can_manage, is_referee
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Hand, Match
+from tournaments.models import Championship, Hand, HandDraft, Match
 
 
 def match_detail(*, pk: int) -> Match:
@@ -91,3 +91,8 @@ def championship_matches(*, championship: Championship) -> QuerySet[Match]:
 def match_hands(*, match: Match) -> QuerySet[Hand]:
     """The hands of a match in order, with who recorded them and their game."""
     return match.hands.select_related("recorded_by", "game").order_by("number")
+
+
+def match_draft(*, match: Match) -> HandDraft | None:
+    """The hand in progress at the match's table (the tablet's draft), if any."""
+    return HandDraft.objects.filter(match=match).first()
