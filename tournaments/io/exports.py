@@ -55,7 +55,6 @@ MATCH_COLUMNS = [
     "match",
     "stage",
     "round",
-    "round_name",
     "group",
     "bracket",
     "table",
@@ -71,6 +70,8 @@ MATCH_COLUMNS = [
     "tantos_b",
     "referee",
     "reason",
+    # Added columns go last: a script reading columns by position keeps working.
+    "round_name",
 ]
 HAND_COLUMNS = [
     "match",
@@ -78,7 +79,6 @@ HAND_COLUMNS = [
     "team_b",
     "game",
     "hand",
-    "mano",
     "points_a",
     "points_b",
     "score_a",
@@ -87,6 +87,7 @@ HAND_COLUMNS = [
     "recorded_by",
     "recorded_at",
     "record",
+    "mano",
 ]
 
 
@@ -169,7 +170,6 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.pk,
                 m.stage.name,
                 m.round.label or m.round.number,
-                m.round.name_in(m.stage),
                 m.group.name if m.group else "",
                 m.bracket_id,
                 m.table,
@@ -185,6 +185,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.tantos_b,
                 m.referee.get_username() if m.referee else "",
                 m.reason,
+                m.round.name_in(m.stage),
             ]
 
     return _csv_lines(MATCH_COLUMNS, rows())
@@ -280,7 +281,6 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 match.team_b.name,
                 hand.game.number if hand.game else "",
                 hand.number,
-                names.get(mano, mano),
                 hand.points_a,
                 hand.points_b,
                 hand.score_a,
@@ -289,6 +289,7 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 hand.recorded_by.get_username() if hand.recorded_by else "",
                 _local(hand.recorded_at, zone),
                 json.dumps(record, ensure_ascii=False, separators=(",", ":")),
+                names.get(mano, mano),
             ]
 
     return _csv_lines(HAND_COLUMNS, rows())

@@ -152,7 +152,7 @@ class Chart:
 
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
-    "game_over": gettext_lazy("Ends the chico"),
+    "game_over": gettext_lazy("Ends the %(game)s"),
     "void": gettext_lazy("Void"),
     "redeal": gettext_lazy("Dealt again"),
 }
@@ -191,6 +191,9 @@ def _segments(
     segments: dict[str, Segment] = {}
 
     def segment(family: str) -> Segment:
+        if family == "truco" and "mestre" in segments:
+            # A hand the mestre plays is worth its fixed value: its play is that line.
+            family = "mestre"
         if family not in segments:
             segments[family] = Segment(family=family)
         return segments[family]
@@ -215,8 +218,11 @@ def _segments(
         elif isinstance(action, Mazo):
             segment("truco").steps.append(_("%(player)s: to the mazo") % {"player": player})
         elif isinstance(action, MestreDecision):
-            word = _("plays") if action.decision == "play" else _("passes")
-            segment("mestre").steps.append(f"{player}: {word}")
+            if action.decision == "play":
+                told = _("%(player)s: the mestre plays") % {"player": player}
+            else:
+                told = _("%(player)s: the mestre passes") % {"player": player}
+            segment("mestre").steps.append(told)
         elif isinstance(action, Penalty):
             segment(f"penalty{len(segments)}").steps.append(
                 _("penalty: %(reason)s") % {"reason": action.reason}
@@ -247,7 +253,8 @@ def hand_lines(match: Match, hands: Sequence[Hand]) -> list[HandLine]:
     """Every stored hand of ``match`` in words, most recent first. ``match`` comes from
     ``results.selectors.match_detail`` (teams with their players)."""
     names = records.names(match)
-    tricks = str(words(match.stage.championship).tricks)
+    vocabulary = words(match.stage.championship)
+    tricks, game_word = str(vocabulary.tricks), str(vocabulary.game)
     lines = []
     for hand in hands:
         segments: list[Segment] = []
@@ -268,7 +275,7 @@ def hand_lines(match: Match, hands: Sequence[Hand]) -> list[HandLine]:
                 segments=segments,
                 points={"A": hand.points_a, "B": hand.points_b},
                 score={"A": hand.score_a, "B": hand.score_b},
-                status=str(HAND_STATUS.get(hand.status, hand.status)),
+                status=str(HAND_STATUS.get(hand.status, hand.status)) % {"game": game_word},
                 mano=_name(names, hand.order[0] if hand.order else None),
                 unusual=hand.status != "complete",
             )
@@ -408,9 +415,14 @@ class LiveScore:
 
 
 def live_score(match: Match) -> LiveScore | None:
-    """The running score of a match in play, or None (not started, decided, no state)."""
-    if match.status != Match.Status.IN_PROGRESS or match.state is None:
+    """The running score of a match in play, or None (not started, decided, a state the
+    engine cannot read). Started without a hand yet (no state): 0-0 in its first chico."""
+    if match.status != Match.Status.IN_PROGRESS:
         return None
+    if match.state is None:
+        return LiveScore(
+            score={"A": 0, "B": 0}, games={"A": match.chicos_a, "B": match.chicos_b}, game=1
+        )
     try:
         state = MatchState.from_dict(match.state)
     except EngineError:

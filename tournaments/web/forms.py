@@ -209,6 +209,8 @@ def _time_zone_field() -> forms.Field:
         label=_("Time zone"),
         choices=[(zone, zone.replace("_", " ")) for zone in zones],
         initial=settings.TIME_ZONE,
+        # Left out (an older form, a script): the site's zone, or the one already set.
+        required=False,
         help_text=_("Match times are shown and exported in this zone."),
     )
 
@@ -270,7 +272,7 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
             "start_date": data["start_date"],
             "end_date": data.get("end_date"),
             "venue": data.get("venue", ""),
-            "time_zone": data["time_zone"],
+            "time_zone": data.get("time_zone") or "",
             "team_size": data["team_size"],
             "preset": data["preset"],
             "options": self.rule_options(),
@@ -311,7 +313,7 @@ class ChampionshipDetailsForm(forms.Form):
             "start_date": data["start_date"],
             "end_date": data.get("end_date"),
             "venue": data.get("venue", ""),
-            "time_zone": data["time_zone"],
+            "time_zone": data.get("time_zone") or None,
         }
 
 
