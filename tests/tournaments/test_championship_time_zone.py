@@ -8,11 +8,19 @@ import datetime
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from tests.api.conftest import V1, client_for
 from tests.tournaments.factories import ChampionshipFactory, UserFactory
 from tournaments.championships import services as championship_services
 from tournaments.errors import TournamentError
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_behind():
+    """The clients' requests activate a language in this thread: leave none active."""
+    yield
+    translation.deactivate()
 
 
 def test_a_new_championship_is_in_the_sites_zone_unless_told(db):

@@ -17,6 +17,13 @@ from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
 
+@pytest.fixture(autouse=True)
+def no_language_left_behind():
+    """The client's requests activate a language in this thread: leave none active."""
+    yield
+    translation.deactivate()
+
+
 def html_of(response) -> str:
     assert response.status_code == 200
     return response.content.decode()
@@ -442,3 +449,13 @@ def test_match_times_show_in_the_championships_time_zone(client, db):
     url = reverse("tournaments:round", args=[running.slug, stage.pk, 1])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
     assert "<span>5 p.m.</span>" in html  # 20:00 UTC is 17:00 in Buenos Aires
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ca"])
+def test_a_catalan_squad_names_its_cap_de_colla_in_every_language(client, db, language):
+    running = ChampionshipFactory(rules={"preset": "catalan"}, team_size=3)
+    team = TeamFactory(championship=running)
+    captain = team.memberships.get(is_captain=True).player
+    url = reverse("tournaments:championship", args=[running.slug])
+    html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
+    assert f"{captain.name} (cap de colla)" in html

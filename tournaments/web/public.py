@@ -41,6 +41,7 @@ def championship(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "championship": found,
             "rules_summary": championship_selectors.rules_summary(found),
+            "words": words(found),
             "stages": stages,
             "teams": found.teams.all(),
         },
