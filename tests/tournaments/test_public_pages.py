@@ -459,3 +459,15 @@ def test_a_catalan_squad_names_its_cap_de_colla_in_every_language(client, db, la
     url = reverse("tournaments:championship", args=[running.slug])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
     assert f"{captain.name} (cap de colla)" in html
+
+
+def test_the_api_names_rounds_as_the_pages_do(db):
+    from tests.api.conftest import V1, client_for
+
+    running = ChampionshipFactory()
+    for _ in range(4):
+        TeamFactory(championship=running)
+    stage = stage_services.stage_create(championship=running, format="single_elimination")
+    stage_services.round_generate(stage=stage)
+    body = client_for(language="es").get(f"{V1}/championships/{running.slug}/matches/").json()
+    assert {(m["round_label"], m["round_name"]) for m in body["results"]} == {("W1", "Semifinales")}
