@@ -71,6 +71,7 @@ from scoring.match import (
     subhand_record,
 )
 from scoring.options import OPTIONS, Choice, Option, options_for
+from scoring.phase import Phase, phase
 from scoring.record import hand_from_record, score_hand, score_hand_result
 from scoring.results import Game, HandResult, Item, MatchHand, MatchResult, MatchState, NextHand
 from scoring.rules import PRESETS, Ladder, RuleSet
@@ -119,6 +120,7 @@ __all__ = [
     "NextHand",
     "Option",
     "Penalty",
+    "Phase",
     "Play",
     "RecordError",
     "RuleSet",
@@ -140,6 +142,7 @@ __all__ = [
     "next_hand_from_state",
     "options_for",
     "parse_card",
+    "phase",
     "result",
     "score_hand",
     "score_hand_result",

@@ -6,9 +6,11 @@ games, scores, status and winner are derived from them by ``scoring.match.score_
 results without hands, recorded by ``services.match_walkover``.
 """
 
+import zoneinfo
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +23,22 @@ def default_rules() -> dict:
 def default_tiebreaks() -> list[str]:
     # tournaments.standings.tiebreaks.DEFAULT_CHAIN, copied so a migration never imports it.
     return ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"]
+
+
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
+def validate_time_zone(value: str) -> None:
+    """An IANA time zone name the system knows ("Europe/Madrid")."""
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        raise ValidationError(
+            _("%(zone)s is not a time zone: give one such as Europe/Madrid."),
+            code="bad_time_zone",
+            params={"zone": value},
+        ) from None
 
 
 REFEREES_GROUP = "referees"
@@ -44,6 +62,13 @@ class Championship(models.Model):
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
+    # Where it is played: match times are shown and exported in this zone.
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     rules = models.JSONField(
         _("rule set"),
@@ -106,6 +131,14 @@ class Championship(models.Model):
     def lots_seed(self) -> str:
         """What seeds the drawing of lots and the round-robin shuffle: reproducible."""
         return self.seed or self.slug
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The championship's time zone (the site's if the stored one is unknown)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+            return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
     @property
     def is_catalan(self) -> bool:
@@ -270,7 +303,75 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Round %(number)s") % {"number": self.label or self.number}
+        # The stage tells a final from a first round; without it loaded (no query from a
+        # __str__), a bracket round is named by its section only.
+        cached = Round._meta.get_field("stage").is_cached(self)
+        return round_name(
+            number=self.number, label=self.label, settings=self.stage.settings if cached else None
+        )
+
+    def name_in(self, stage: Stage) -> str:
+        """The round's name for people, ``stage`` being its stage (already loaded)."""
+        return round_name(number=self.number, label=self.label, settings=stage.settings)
+
+
+# Knockout rounds counted from the final: the final, semi-finals, quarter-finals...
+_FROM_FINAL = (
+    _("Final"),
+    _("Semi-finals"),
+    _("Quarter-finals"),
+    _("Round of 16"),
+    _("Round of 32"),
+)
+
+
+def round_name(*, number: int, label: str, settings: dict | None) -> str:
+    """A round's name for people: the one place every page, export and API label asks.
+
+    Rounds without a label (round robin, Swiss, the groups of a groups stage) are numbered.
+    Bracket rounds are named by stage from the bracket's size in the stage ``settings``
+    (``bracket.positions``): final, semi-finals, quarter-finals, round of 16...; in a double
+    elimination the winners' and losers' rounds are numbered, with their finals named;
+    ``GF``/``GF2``/``P3`` are the grand final, its reset and the third-place match.
+    ``settings`` None (stage not loaded): bracket rounds are named by section only.
+
+    >>> str(round_name(number=2, label="", settings=None))
+    'Round 2'
+    >>> str(round_name(number=5, label="W2", settings={"bracket": {"positions": [1] * 8}}))
+    'Semi-finals'
+    """
+    if not label:
+        return _("Round %(number)s") % {"number": number}
+    if label == "GF":
+        return str(_("Grand final"))
+    if label == "GF2":
+        return str(_("Reset final"))
+    if label == "P3":
+        return str(_("Third-place match"))
+    bracket = (settings or {}).get("bracket") or {}
+    size = len(bracket.get("positions") or ())
+    rounds = size.bit_length() - 1 if size else 0
+    double = bool(bracket.get("double"))
+    section, step = label[0], label[1:]
+    if not step.isdigit():
+        return label
+    step_number = int(step)
+    if section == "L":
+        if rounds and step_number == 2 * (rounds - 1):
+            return str(_("Losers' final"))
+        return _("Losers' round %(number)s") % {"number": step_number}
+    if section != "W":
+        return label
+    if not rounds:
+        return _("Knockout round %(number)s") % {"number": step_number}
+    if double:
+        if step_number == rounds:
+            return str(_("Winners' final"))
+        return _("Winners' round %(number)s") % {"number": step_number}
+    from_final = rounds - step_number
+    if 0 <= from_final < len(_FROM_FINAL):
+        return str(_FROM_FINAL[from_final])
+    return _("Knockout round %(number)s") % {"number": step_number}
 
 
 class Match(models.Model):

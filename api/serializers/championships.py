@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Championship
+from tournaments.models import Championship, validate_time_zone
 from tournaments.standings import tiebreaks
 
 PRESETS = ["argentine", "argentine_flor", "trucardo", "catalan"]
@@ -29,6 +29,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
             "start_date",
             "end_date",
             "venue",
+            "time_zone",
             "preset",
             "options",
             "team_size",
@@ -52,6 +53,12 @@ class ChampionshipCreateSerializer(serializers.Serializer):
     start_date = serializers.DateField()
     end_date = serializers.DateField(required=False, allow_null=True)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        validators=[validate_time_zone],
+        help_text="IANA time zone of the venue (default: the site's); match times use it.",
+    )
     preset = serializers.ChoiceField(choices=PRESETS, default="argentine")
     options = serializers.DictField(
         child=serializers.JSONField(),
@@ -72,6 +79,9 @@ class ChampionshipUpdateSerializer(serializers.Serializer):
     start_date = serializers.DateField(required=False)
     end_date = serializers.DateField(required=False, allow_null=True)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    time_zone = serializers.CharField(
+        max_length=64, required=False, validators=[validate_time_zone]
+    )
     preset = serializers.ChoiceField(choices=PRESETS, required=False)
     options = serializers.DictField(child=serializers.JSONField(), required=False)
     tiebreaks = serializers.ListField(

@@ -22,6 +22,9 @@ class TeamBriefSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     round_label = serializers.CharField(source="round.label", read_only=True)
+    round_name = serializers.SerializerMethodField(
+        help_text="The round's name for people (Semi-finals, Round 2), in the request's language."
+    )
     group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
     team_a = TeamBriefSerializer(read_only=True)
     team_b = TeamBriefSerializer(read_only=True, allow_null=True)
@@ -37,6 +40,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "stage",
             "round",
             "round_label",
+            "round_name",
             "group",
             "bracket_id",
             "team_a",
@@ -56,6 +60,9 @@ class MatchSerializer(serializers.ModelSerializer):
             "reason",
         ]
         read_only_fields = fields
+
+    def get_round_name(self, match: Match) -> str:
+        return str(match.round.name_in(match.stage))
 
 
 class GameSerializer(serializers.ModelSerializer):

@@ -21,7 +21,7 @@ from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
 from tournaments.models import Championship
 
-_DETAILS = ("name", "start_date", "end_date", "venue")
+_DETAILS = ("name", "start_date", "end_date", "venue", "time_zone")
 
 
 class ChampionshipFilter(django_filters.FilterSet):

@@ -44,6 +44,7 @@ def test_list_shows_public_championships_only(api, published, championship_facto
             "start_date": "2026-06-01",
             "end_date": "2026-06-03",
             "venue": "Peña El Ancho de Espadas",
+            "time_zone": "Europe/Madrid",
             "preset": "trucardo",
             "options": {},
             "team_size": 2,

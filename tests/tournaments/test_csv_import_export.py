@@ -2,6 +2,7 @@
 exports of standings, matches and hands (BOM, one header, round trip)."""
 
 import csv
+import datetime
 import io
 import json
 import types
@@ -150,7 +151,11 @@ def test_hands_export_carries_records_the_engine_scores(championship, played, re
         assert (int(row["hand"]), int(row["game"])) == (hand.number, hand.game.number)
         assert row["recorded_by"] == referee.username
         record = json.loads(row["record"])
-        assert record["events"] == hand.record["events"]
+        # Players by name, in the record as in the mano column; the events are the hand's.
+        names = exports.record_names(hand.match)
+        assert record["events"] == exports.with_names(hand.record["events"], names)
+        assert row["mano"] == names[hand.order[0]]
+        assert not any(f'"{key}"' in row["record"] for key in names)
         # A standalone hand record: the engine gives the stored points again.
         scored = score_hand(record)
         assert scored["points"] == {"A": int(row["points_a"]), "B": int(row["points_b"])}
@@ -232,3 +237,54 @@ def test_the_downloaded_template_imports_once_filled(db, client, language):
     assert header == ",".join(TEMPLATE_HEADERS[language])
     (team,) = teams_import(championship=championship, file=response.content)
     assert team.memberships.count() == 3 and team.memberships.filter(is_captain=True).count() == 1
+
+
+def test_export_times_carry_the_championships_time_zone(make_teams):
+    championship = ChampionshipFactory(status="running", time_zone="America/Argentina/Buenos_Aires")
+    make_teams(championship, 2)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    result_services.match_assign(
+        match=match,
+        table="1",
+        scheduled_at=datetime.datetime(2026, 6, 13, 20, 0, tzinfo=datetime.UTC),
+        referee=None,
+    )
+    match = result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=_mazo(match), recorded_by=None)
+    with translation.override("es"):
+        (row,) = parse(exports.export_matches(championship))
+    assert row["time"] == "2026-06-13T17:00:00-03:00"
+    (hand_row,) = parse(exports.export_hands(championship))
+    assert hand_row["recorded_at"].endswith("-03:00")
+    assert row["round_name"] == "Ronda 1"  # in the language of the export
+
+
+def test_a_shared_name_or_a_side_name_keeps_the_players_apart():
+    match = types.SimpleNamespace()
+    names = {"p1": "Ana", "p2": "Ana", "p3": "B", "p4": "Beto"}
+    teams = {"A": ["p1", "p3"], "B": ["p2", "p4"]}
+
+    class Members(list):
+        def all(self):
+            return self
+
+    def team(side):
+        return types.SimpleNamespace(
+            name=side,
+            memberships=Members(
+                types.SimpleNamespace(
+                    player=types.SimpleNamespace(record_key=k, name=names[k]), is_captain=False
+                )
+                for k in teams[side]
+            ),
+        )
+
+    match.team_a, match.team_b = team("A"), team("B")
+    match.lineup = None  # no lineup stored: the teams' players
+    assert exports.record_names(match) == {
+        "p1": "Ana (p1)",
+        "p2": "Ana (p2)",
+        "p3": "B (p3)",
+        "p4": "Beto",
+    }

@@ -70,7 +70,7 @@ def test_standings_in_rank_order_with_tiebreak_columns(client, running, play_mat
     url = reverse("tournaments:standings", args=[running.slug, stage.pk])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
     lines = standing_selectors.stage_standings(stage=stage)
-    positions = [html.index(f'<td class="name">{line.team.name}</td>') for line in lines]
+    positions = [html.index(f'<span class="team-name">{line.team.name}</span>') for line in lines]
     assert positions == sorted(positions)
     # The winners of round one are ranked above the losers.
     assert {line.team.pk for line in lines[:2]} == set(
@@ -80,11 +80,13 @@ def test_standings_in_rank_order_with_tiebreak_columns(client, running, play_mat
         ("Pts", "Match points"),
         ("ChD", "Chico difference"),
         ("TD", "Tantos difference"),
-        ("Lot", "Drawing of lots"),
     ]:
         assert f'<abbr title="{name}">{abbr}</abbr>' in html
-        assert f"<dt>{abbr}</dt><dd>{name}</dd>" in html
+        assert f"<dt>{abbr}</dt><dd>{name}" in html
     assert "Buchholz" not in html  # not in this championship's chain
+    # The two winners played the same hands (a falta envido each chico): only the lots
+    # separate them, so the lots column is shown.
+    assert '<abbr title="Drawing of lots">Lot</abbr>' in html
 
 
 def test_standings_per_group(client, running):
@@ -103,7 +105,7 @@ def test_standings_per_group(client, running):
     )
     assert "Grupo A" in html and "Grupo B" in html
     for team in teams:
-        assert html.count(f'<td class="name">{team.name}</td>') == 1
+        assert html.count(f'<span class="team-name">{team.name}</span>') == 1
 
 
 STANDINGS_MAX_QUERIES = 8
@@ -133,7 +135,7 @@ def test_standings_query_count_is_the_same_for_4_and_40_teams(
         with django_assert_max_num_queries(STANDINGS_MAX_QUERIES) as captured:
             html = html_of(client.get(url))
         counts[size] = len(captured)
-        assert all(f'<td class="name">{team.name}</td>' in html for team in teams)
+        assert all(f'<span class="team-name">{team.name}</span>' in html for team in teams)
     assert counts[4] == counts[40]
 
 
@@ -149,14 +151,16 @@ def test_match_page_shows_games_and_hands(client, running, play_match):
         )
     )
     assert 'http-equiv="refresh"' not in html  # finished: nothing to follow
-    assert "Chicos" in html and "Hands" in html
+    assert "Chicos" in html and "Hand by hand" in html
     games = list(match.games.all())
     assert len(games) == 3
     for game in games:
         assert f'<td class="num">{game.score_a} – {game.score_b}</td>' in html
     hands = list(match.hands.all())
-    assert html.count("Game over") == len(hands)
-    assert f"{match.chicos_a} – {match.chicos_b}" in html
+    assert html.count("Ends the chico") == len(hands)
+    # Decided: the headline is the chicos won.
+    assert f'data-score-side="A">{match.chicos_a}<' in html
+    assert f'data-score-side="B">{match.chicos_b}<' in html
     assert f"Winner: {teams[1].name}" in html
 
 
@@ -175,7 +179,7 @@ def test_a_match_in_play_refreshes_itself(client, running, referee):
         )
     )
     assert '<meta http-equiv="refresh" content="30">' in html
-    assert "Mans" in html
+    assert "Mà a mà" in html
 
 
 def test_a_match_of_another_championship_is_404(client, running):
@@ -209,8 +213,8 @@ def test_bracket_page_shows_rounds_as_columns(client, running, play_match):
         play_match(match, match.team_a if match.team_a.seed < match.team_b.seed else match.team_b)
     url = reverse("tournaments:bracket", args=[running.slug, stage.pk])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
-    assert html.count('class="bracket__column"') == 2
-    assert html.index("Semi-finals") < html.index("Final<")
+    assert html.count('class="bracket__column') == 2
+    assert html.index(">Semi-finals") < html.index(">Final")
     # The two favourites reached the final, shown as its (undecided) match.
     final = stage.matches.get(bracket_id="W2-1")
     assert {final.team_a, final.team_b} == {teams[0], teams[1]}
@@ -229,9 +233,9 @@ def test_a_round_robin_has_no_bracket(client, running, play_match):
 
 
 LANGUAGES = {
-    "es": ("Clasificación", "Equipo", "Desempate"),
-    "ca": ("Classificació", "Equip", "Desempat"),
-    "en": ("Standings", "Team", "Tie-breaks"),
+    "es": ("Clasificación", "Equipo", "Leyenda y desempates"),
+    "ca": ("Classificació", "Equip", "Llegenda i desempats"),
+    "en": ("Standings", "Team", "Legend and tie-breaks"),
 }
 
 

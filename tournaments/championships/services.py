@@ -38,6 +38,8 @@ from tournaments.models import (
     Stage,
     Substitution,
     Team,
+    default_time_zone,
+    validate_time_zone,
 )
 from tournaments.signals import announce
 from tournaments.standings import tiebreaks
@@ -71,6 +73,18 @@ def _check_tiebreaks(chain: Sequence[str]) -> list[str]:
     return list(chain)
 
 
+def _check_time_zone(time_zone: str) -> str:
+    try:
+        validate_time_zone(time_zone)
+    except ValidationError:
+        raise TournamentError(
+            _("%(zone)s is not a time zone: give one such as Europe/Madrid."),
+            code="bad_time_zone",
+            params={"zone": time_zone},
+        ) from None
+    return time_zone
+
+
 @transaction.atomic
 def championship_create(
     *,
@@ -85,12 +99,14 @@ def championship_create(
     tiebreaks: Sequence[str] | None = None,
     seed: str = "",
     organisers: Iterable[AbstractBaseUser] = (),
+    time_zone: str = "",
 ) -> Championship:
     """Create a championship in draft from a rule preset plus options.
 
     The rule set is checked by the engine: an unknown option or value raises a
     ``TournamentError`` naming it. ``tiebreaks`` are keys of ``tournaments.tiebreaks``
-    (default ``DEFAULT_CHAIN``).
+    (default ``DEFAULT_CHAIN``). ``time_zone`` (an IANA name; empty: the site's) is where
+    match times are shown and exported.
     """
     rules = _check_rules({"preset": preset, **(options or {})})
     if team_size not in (1, 2, 3, 4):
@@ -109,6 +125,7 @@ def championship_create(
         team_size=team_size,
         tiebreaks=_check_tiebreaks(tiebreaks or tiebreaks_default()),
         seed=seed,
+        time_zone=_check_time_zone(time_zone or default_time_zone()),
     )
     championship.full_clean()
     championship.save()
@@ -125,10 +142,11 @@ def championship_update(
     end_date: datetime.date | None = None,
     venue: str = "",
     absent_teams: str | None = None,
+    time_zone: str | None = None,
 ) -> Championship:
-    """Change a championship's name, dates and venue (its slug, the public address, stays)
-    and, when given, what a Swiss round does with teams absent at check-in
-    (``Championship.AbsentTeams``)."""
+    """Change a championship's name, dates, venue and time zone and, when given, what a
+    Swiss round does with teams absent at check-in (``Championship.AbsentTeams``);
+    ``None`` leaves a field unchanged. Its slug, the public address, stays."""
     if end_date is not None and end_date < start_date:
         raise TournamentError(
             _("A championship cannot end before it starts."), code="dates_reversed"
@@ -144,8 +162,12 @@ def championship_update(
                 _("Unknown choice %(choice)s."), code="bad_choice", params={"choice": absent_teams}
             )
         championship.absent_teams = absent_teams
+    if time_zone is not None:
+        championship.time_zone = _check_time_zone(time_zone)
     championship.full_clean()
-    championship.save(update_fields=["name", "start_date", "end_date", "venue", "absent_teams"])
+    championship.save(
+        update_fields=["name", "start_date", "end_date", "venue", "absent_teams", "time_zone"]
+    )
     return championship
 
 

@@ -17,8 +17,9 @@ a tab or a carriage return is a formula to a spreadsheet program (a team called
 from __future__ import annotations
 
 import csv
+import datetime
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import Prefetch
@@ -69,6 +70,8 @@ MATCH_COLUMNS = [
     "tantos_b",
     "referee",
     "reason",
+    # Added columns go last: a script reading columns by position keeps working.
+    "round_name",
 ]
 HAND_COLUMNS = [
     "match",
@@ -84,6 +87,7 @@ HAND_COLUMNS = [
     "recorded_by",
     "recorded_at",
     "record",
+    "mano",
 ]
 
 
@@ -158,6 +162,8 @@ def export_matches(championship: Championship) -> Iterator[str]:
         .order_by("stage__order", "round__number", "pk")
     )
 
+    zone = championship.zone
+
     def rows() -> Iterator[list[Any]]:
         for m in matches.iterator(chunk_size=CHUNK_SIZE):
             yield [
@@ -167,7 +173,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.group.name if m.group else "",
                 m.bracket_id,
                 m.table,
-                m.scheduled_at.isoformat() if m.scheduled_at else "",
+                _local(m.scheduled_at, zone),
                 m.team_a.name,
                 m.team_b.name if m.team_b else "",
                 m.status,
@@ -179,6 +185,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.tantos_b,
                 m.referee.get_username() if m.referee else "",
                 m.reason,
+                m.round.name_in(m.stage),
             ]
 
     return _csv_lines(MATCH_COLUMNS, rows())
@@ -198,13 +205,66 @@ def _match_contexts(championship: Championship) -> dict[int, Match]:
     return {m.pk: m for m in matches}
 
 
+def _local(moment: datetime.datetime | None, zone: datetime.tzinfo) -> str:
+    """A stored time as ISO 8601 in the championship's time zone (with its offset)."""
+    return moment.astimezone(zone).isoformat() if moment is not None else ""
+
+
+RESERVED_NAMES = frozenset({"A", "B", "parda"})
+
+
+def record_names(match: Match) -> dict[str, str]:
+    """Each player's record key (``p<id>``) -> the name the export's records use: the
+    player's name, with the key added where two players of the match share a name or a
+    name could be read as a side ("A", "B") or a tied trick ("parda")."""
+    # Who played the match (a player substituted out since is still named).
+    players = records.lineup(match)
+    keys = [k for side in ("A", "B") for k in players.get(side, ())]
+    names = records.names(match)
+    counts: dict[str, int] = {}
+    for key in keys:
+        counts[names[key]] = counts.get(names[key], 0) + 1
+    return {
+        key: names[key]
+        if counts[names[key]] == 1 and names[key] not in RESERVED_NAMES
+        else f"{names[key]} ({key})"
+        for key in keys
+    }
+
+
+# Fields whose text is the referee's own words, never a player: left as written.
+_FREE_TEXT = frozenset({"reason", "void"})
+
+
+def with_names(value: Any, names: Mapping[str, str]) -> Any:
+    """A hand record with every player key replaced by his name (keys and values alike);
+    a referee's free text (a penalty's or a void's reason) is left as it is.
+
+    >>> with_names({"order": ["p1", "p2"], "events": [{"by": "p1", "call": "truco"},
+    ...     {"void": "p1"}]}, {"p1": "Ana", "p2": "Beto"})
+    {'order': ['Ana', 'Beto'], 'events': [{'by': 'Ana', 'call': 'truco'}, {'void': 'p1'}]}
+    """
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [with_names(item, names) for item in value]
+    if isinstance(value, dict):
+        return {
+            names.get(key, key): item if key in _FREE_TEXT else with_names(item, names)
+            for key, item in value.items()
+        }
+    return value
+
+
 def export_hands(championship: Championship) -> Iterator[str]:
-    """Every hand: its match, game, number, points, who recorded it and when, and its
-    record as a standalone hand record (docs/hand-record.md), which
-    ``python -m scoring hand`` scores."""
+    """Every hand: its match, game, number, points, its mano, who recorded it and when,
+    and its record as a standalone hand record (docs/hand-record.md) naming the players
+    by name, which ``python -m scoring hand`` scores."""
+    zone = championship.zone
 
     def rows() -> Iterator[list[Any]]:
         contexts = _match_contexts(championship)
+        renames: dict[int, dict[str, str]] = {}
         hands = (
             Hand.objects.filter(match__stage__championship=championship)
             .select_related("game", "recorded_by")
@@ -212,7 +272,11 @@ def export_hands(championship: Championship) -> Iterator[str]:
         )
         for hand in hands.iterator(chunk_size=CHUNK_SIZE):
             match = contexts[hand.match_id]
-            record = records.standalone_record(match, hand)
+            if match.pk not in renames:
+                renames[match.pk] = record_names(match)
+            names = renames[match.pk]
+            record = with_names(records.standalone_record(match, hand), names)
+            mano = hand.order[0] if hand.order else ""
             yield [
                 match.pk,
                 match.team_a.name,
@@ -225,8 +289,9 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 hand.score_b,
                 hand.status,
                 hand.recorded_by.get_username() if hand.recorded_by else "",
-                hand.recorded_at.isoformat(),
+                _local(hand.recorded_at, zone),
                 json.dumps(record, ensure_ascii=False, separators=(",", ":")),
+                names.get(mano, mano),
             ]
 
     return _csv_lines(HAND_COLUMNS, rows())

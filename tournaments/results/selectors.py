@@ -85,7 +85,7 @@ def championship_matches(*, championship: Championship) -> QuerySet[Match]:
     """Every match of a championship, in stage and round order, with teams and referee."""
     return (
         Match.objects.filter(stage__championship=championship)
-        .select_related("round", "group", "team_a", "team_b", "referee")
+        .select_related("stage", "round", "group", "team_a", "team_b", "referee")
         .order_by("stage__order", "round__number", "pk")
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from tournaments import formats
@@ -156,3 +156,54 @@ def check_in_state(*, stage: Stage, number: int) -> CheckInState:
     )
     teams = stage.teams.prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
     return CheckInState(rows=[(team, marks.get(team.pk)) for team in teams], taken=bool(marks))
+
+
+def current_rounds(*, championship: Championship) -> dict[int, int]:
+    """Each stage's current round number: the first round with a match still to be
+    decided, else the last round (one query). Stages without rounds are left out."""
+    rows = (
+        Round.objects.filter(stage__championship=championship)
+        .values("stage_id")
+        .annotate(
+            last=Max("number"),
+            open=Min("number", filter=~Q(matches__status__in=Match.DECIDED)),
+        )
+    )
+    return {row["stage_id"]: row["open"] or row["last"] for row in rows}
+
+
+def rounds_in_play(*, stage: Stage) -> tuple[list[Round], int | None]:
+    """The rounds of ``stage`` and the number of its current one (the first with a match
+    still to be decided, else the last; None before the first round), in one query."""
+    rounds = list(
+        stage.rounds.annotate(open=Count("matches", filter=~Q(matches__status__in=Match.DECIDED)))
+    )
+    for round_ in rounds:
+        round_.stage = stage
+    current = next((r.number for r in rounds if r.open), rounds[-1].number if rounds else None)
+    return rounds, current
+
+
+def board_matches(*, championship: Championship) -> tuple[list[Match], list[Match]]:
+    """The championship's matches in play and its latest results (one query each), for
+    the board: in play by table, results most recent first."""
+    base = Match.objects.filter(stage__championship=championship, team_b__isnull=False)
+    base = base.select_related("stage", "round", "group", "team_a", "team_b", "winner")
+    playing = list(base.filter(status=Match.Status.IN_PROGRESS))
+    playing.sort(key=lambda m: (_table_key(m.table), m.pk))
+    recent = list(
+        base.filter(status__in=Match.DECIDED).order_by(
+            F("finished_at").desc(nulls_last=True), "-pk"
+        )[:RECENT_RESULTS]
+    )
+    return playing, recent
+
+
+RECENT_RESULTS = 8
+
+
+def _table_key(table: str) -> tuple[int, int, str]:
+    """Tables in the hall's order: "2" before "10", named tables after numbered ones."""
+    if table.isdigit():
+        return (0, int(table), "")
+    return (1 if table else 2, 0, table)

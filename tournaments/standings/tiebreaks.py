@@ -27,6 +27,7 @@ without configured settings; everything else is plain Python.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -485,3 +486,23 @@ def standings(
         for team in group:
             rows.append(StandingRow(team, rank, len(rows) + 1, metrics[team], table.totals[team]))
     return rows
+
+
+def deciders(metrics: Sequence[dict[str, Any]], chain: Sequence[str]) -> set[str]:
+    """The tie-breaks of ``chain`` that separated two neighbours of ``metrics`` (rows'
+    tie-break values, best first): for each pair, the first key on which they differ.
+    A column a page shows only "when it decided something" (the lots) asks this.
+
+    >>> sorted(deciders([{"points": 2, "lots": 2}, {"points": 2, "lots": 1},
+    ...                  {"points": 1, "lots": 3}], ["points", "lots"]))
+    ['lots', 'points']
+    >>> deciders([{"points": 2, "lots": 2}, {"points": 1, "lots": 1}], ["points", "lots"])
+    {'points'}
+    """
+    found: set[str] = set()
+    for upper, lower in itertools.pairwise(metrics):
+        for key in chain:
+            if upper.get(key) != lower.get(key):
+                found.add(key)
+                break
+    return found

@@ -7,9 +7,11 @@ the view calls the service and puts a ``TournamentError`` back on the form with
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -203,6 +205,18 @@ def _preset_from(data: Any, initial: str) -> str:
     return preset if preset in PRESETS else initial
 
 
+def _time_zone_field() -> forms.Field:
+    zones = sorted(zoneinfo.available_timezones())
+    return forms.ChoiceField(
+        label=_("Time zone"),
+        choices=[(zone, zone.replace("_", " ")) for zone in zones],
+        initial=settings.TIME_ZONE,
+        # Left out (an older form, a script): the site's zone, or the one already set.
+        required=False,
+        help_text=_("Match times are shown and exported in this zone."),
+    )
+
+
 class ChampionshipCreateForm(RulesMixin, forms.Form):
     """A new championship: details, a preset and its options, the tie-break chain."""
 
@@ -220,6 +234,7 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
         label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    time_zone = _time_zone_field()
     team_size = forms.TypedChoiceField(
         label=_("Players per team"),
         choices=[(1, "1"), (2, "2"), (3, "3"), (4, "4")],
@@ -236,7 +251,7 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
         self.add_tiebreak_fields(list(standing_selectors.default_tiebreaks()))
 
     def fieldsets(self) -> list[tuple[Any, list[Any]]]:
-        details = ["name", "slug", "start_date", "end_date", "venue", "team_size"]
+        details = ["name", "slug", "start_date", "end_date", "venue", "time_zone", "team_size"]
         return [(_("Details"), self._bound(details)), *self.rules_fieldsets()]
 
     def clean_slug(self) -> str:
@@ -262,6 +277,7 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
             "start_date": data["start_date"],
             "end_date": data.get("end_date"),
             "venue": data.get("venue", ""),
+            "time_zone": data.get("time_zone") or "",
             "team_size": data["team_size"],
             "preset": data["preset"],
             "options": self.rule_options(),
@@ -288,6 +304,7 @@ class ChampionshipDetailsForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,  # left out: unchanged
     )
+    time_zone = _time_zone_field()
 
     @classmethod
     def for_championship(
@@ -299,6 +316,7 @@ class ChampionshipDetailsForm(forms.Form):
             "end_date": championship.end_date,
             "venue": championship.venue,
             "absent_teams": championship.absent_teams,
+            "time_zone": championship.time_zone,
         }
         return cls(data, initial=initial)
 
@@ -310,6 +328,7 @@ class ChampionshipDetailsForm(forms.Form):
             "end_date": data.get("end_date"),
             "venue": data.get("venue", ""),
             "absent_teams": data.get("absent_teams") or None,
+            "time_zone": data.get("time_zone") or None,
         }
 
 

@@ -1,8 +1,12 @@
-"""Public pages of a championship: detail, standings, bracket, rounds and matches.
+"""Public pages of a championship: detail, board (and its TV mode), standings, bracket,
+rounds and matches.
 
 No login. Drafts are not public: their pages answer 404. Reads go through the selectors
 of each sub-package, whose prefetching keeps each page at a fixed number of queries
-whatever the number of teams.
+whatever the number of teams. The parts of a page that change while a championship is
+played are separate includes, each in one element marked ``data-live`` (the match's
+headline and hands, the board's tables in play, a standings table), so each can be
+rendered again alone (docs/tournaments.md, "Public pages").
 """
 
 from __future__ import annotations
@@ -13,44 +17,63 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tournaments.championships import selectors as championship_selectors
+from tournaments.championships.words import words
 from tournaments.formats import Section
-from tournaments.models import Match, Team
+from tournaments.models import Championship, Match, Round, Stage, Team, round_name
 from tournaments.results import selectors as result_selectors
+from tournaments.results import story
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
-
-HAND_STATUS = {
-    "complete": gettext_lazy("Played"),
-    "game_over": gettext_lazy("Game over"),
-    "void": gettext_lazy("Void"),
-    "redeal": gettext_lazy("Dealt again"),
-}
+from tournaments.standings.tiebreaks import deciders
 
 
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
-    """Rules in words, stages, teams with their players."""
+    """Rules in words, stages (with their current round), teams with their players."""
     found = championship_selectors.championship_public(slug=slug)
     found = championship_selectors.championship_detail(slug=found.slug)
+    stages = _stages_with_current_round(found)
     return render(
         request,
         "tournaments/championship.html",
         {
             "championship": found,
             "rules_summary": championship_selectors.rules_summary(found),
-            "stages": found.stages.all(),
+            "words": words(found),
+            "stages": stages,
             "teams": found.teams.all(),
         },
     )
 
 
 @dataclass(frozen=True)
+class CurrentRound:
+    number: int
+    name: str
+
+
+def _stages_with_current_round(championship: Championship) -> list[Stage]:
+    """The championship's stages, each with ``current_round`` (None before its first)."""
+    current = stage_selectors.current_rounds(championship=championship)
+    stages = list(championship.stages.prefetch_related("rounds"))
+    for stage in stages:
+        stage.championship = championship
+        number = current.get(stage.pk)
+        stage.current_round = None
+        if number:
+            label = next((r.label for r in stage.rounds.all() if r.number == number), "")
+            name = round_name(number=number, label=label, settings=stage.settings)
+            stage.current_round = CurrentRound(number=number, name=name)
+    return stages
+
+
+@dataclass(frozen=True)
 class StandingsTable:
     title: str
     lines: list[Any]
+    qualify: int  # places that go on (highlighted), 0 when none do
 
 
 def _metric(value: Any) -> Any:
@@ -59,23 +82,49 @@ def _metric(value: Any) -> Any:
     return value
 
 
-def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
-    """Rank, team, played, won, lost and the tie-break columns, per group when there are."""
-    found = championship_selectors.championship_public(slug=slug)
-    stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
-    columns = standing_selectors.tiebreak_columns(found)
+def standings_tables(
+    championship: Championship, stage: Stage
+) -> tuple[list[Any], list[StandingsTable]]:
+    """The tie-break columns to show and the stage's standings tables (one per group).
+
+    The lots column is shown only when the drawing of lots separated two teams
+    somewhere; the places that qualify (the ``advance`` of a groups-then-knockout stage)
+    are marked."""
+    columns = standing_selectors.tiebreak_columns(championship)
     groups = list(stage.groups.all())
+    qualify = 0
+    if registry.FORMATS.get(stage.format) is not None and registry.get(stage.format).has_groups:
+        qualify = int(stage.settings.get("advance", 0) or 0)
+    computed = [
+        (group, standing_selectors.stage_standings(stage=stage, group=group))
+        for group in groups or [None]
+    ]
+    chain = [c.key for c in columns]
+    decided: set[str] = set()
+    for _group, lines in computed:
+        decided |= deciders([line.metrics for line in lines], chain)
+    shown = [c for c in columns if c.key != "lots" or "lots" in decided]
     tables = []
-    for group in groups or [None]:
-        lines = standing_selectors.stage_standings(stage=stage, group=group)
+    for group, lines in computed:
         rows = [
             {
                 "line": line,
-                "values": [_metric(line.metrics.get(column.key)) for column in columns],
+                "values": [_metric(line.metrics.get(column.key)) for column in shown],
+                "qualifies": bool(qualify) and line.position <= qualify,
             }
             for line in lines
         ]
-        tables.append(StandingsTable(title=str(group) if group else "", lines=rows))
+        title = str(group) if group else ""
+        tables.append(StandingsTable(title=title, lines=rows, qualify=qualify))
+    return shown, tables
+
+
+def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """Rank and team (fixed on a phone), played, won, lost and the tie-break columns, per
+    group when there are, with the qualifying places marked and a legend."""
+    found = championship_selectors.championship_public(slug=slug)
+    stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
+    columns, tables = standings_tables(found, stage)
     return render(
         request,
         "tournaments/standings.html",
@@ -84,14 +133,33 @@ def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
             "stage": stage,
             "columns": columns,
             "tables": tables,
+            "qualify": tables[0].qualify if tables else 0,
+            **_rounds_context(stage),
         },
     )
+
+
+def _rounds_context(stage: Stage) -> dict[str, Any]:
+    """The stage's rounds named by stage, and the current one (for the rounds nav)."""
+    rounds, current = stage_selectors.rounds_in_play(stage=stage)
+    return {
+        "round_links": [
+            {
+                "number": r.number,
+                "label": r.label,
+                "name": r.name_in(stage),
+                "current": r.number == current,
+            }
+            for r in rounds
+        ],
+        "current_round": current,
+    }
 
 
 @dataclass(frozen=True)
 class BracketCell:
     id: str
-    teams: list[tuple[str, bool]]  # (name, won) per slot
+    teams: list[tuple[str, bool, bool]]  # (name, won, known) per slot
     match: Match | None
 
 
@@ -99,52 +167,59 @@ class BracketCell:
 class BracketColumn:
     title: str
     cells: list[BracketCell]
+    current: bool = False
 
 
-def _column_title(section: Section, number: int, last_winners_round: int, double: bool) -> str:
-    if section == Section.WINNERS:
-        if number == last_winners_round and double:
-            return _("Winners' final")
-        if number == last_winners_round:
-            return _("Final")
-        if number == last_winners_round - 1 and not double:
-            return _("Semi-finals")
-        return _("Round %(number)s") % {"number": number}
-    if section == Section.LOSERS:
-        return _("Losers' round %(number)s") % {"number": number}
-    if section == Section.FINAL:
-        return _("Grand final")
-    if section == Section.RESET:
-        return _("Reset final")
-    return _("Third place")
+_LABEL_PREFIX = {Section.WINNERS: "W", Section.LOSERS: "L"}
+_SECTION_LABEL = {Section.FINAL: "GF", Section.RESET: "GF2", Section.THIRD_PLACE: "P3"}
 
 
-def bracket_columns(view: stage_selectors.BracketView) -> list[BracketColumn]:
-    """The bracket as columns of matches, winners' rounds first, then losers', finals."""
+def _slot_source(source: str) -> str:
+    """Where a future slot's team comes from, in words: "Winner of W1-3"."""
+    kind, _sep, match_id = source.partition(" ")
+    if kind == "winner":
+        return _("Winner of %(match)s") % {"match": match_id}
+    if kind == "loser":
+        return _("Loser of %(match)s") % {"match": match_id}
+    if source == "losers-bracket champion":
+        return _("Losers' bracket champion")
+    return _("To be decided")
+
+
+def bracket_columns(
+    view: stage_selectors.BracketView, stage: Stage, current_label: str = ""
+) -> list[BracketColumn]:
+    """The bracket as columns of matches, winners' rounds first, then losers', finals;
+    each column named by stage (``round_name``), the current round's marked."""
     bracket = view.bracket
     order = [Section.WINNERS, Section.LOSERS, Section.FINAL, Section.RESET, Section.THIRD_PLACE]
-    last_winners = max(
-        (m.round for m in bracket.matches.values() if m.section == Section.WINNERS), default=1
-    )
     grouped: dict[tuple[int, int], list[BracketCell]] = {}
-    titles: dict[tuple[int, int], str] = {}
+    labels: dict[tuple[int, int], str] = {}
     for slot in bracket.matches.values():
         if slot.void:
             continue
         key = (order.index(slot.section), slot.round)
         stored = view.matches.get(slot.id)
         names = []
-        for team_id, empty in zip(slot.teams, slot.empty, strict=True):
+        for team_id, empty, source in zip(slot.teams, slot.empty, slot.sources, strict=True):
             team: Team | None = view.teams.get(team_id) if team_id is not None else None
             if team is not None:
-                names.append((team.name, slot.winner == team_id))
+                names.append((team.name, slot.winner == team_id, True))
             elif empty:
-                names.append((_("bye"), False))
+                names.append((_("bye"), False, False))
             else:
-                names.append(("…", False))
+                names.append((_slot_source(source), False, False))
         grouped.setdefault(key, []).append(BracketCell(id=slot.id, teams=names, match=stored))
-        titles[key] = _column_title(slot.section, slot.round, last_winners, bracket.double)
-    return [BracketColumn(title=titles[key], cells=grouped[key]) for key in sorted(grouped)]
+        prefix = _LABEL_PREFIX.get(slot.section)
+        labels[key] = f"{prefix}{slot.round}" if prefix else _SECTION_LABEL[slot.section]
+    return [
+        BracketColumn(
+            title=round_name(number=0, label=labels[key], settings=stage.settings),
+            cells=grouped[key],
+            current=bool(current_label) and labels[key] == current_label,
+        )
+        for key in sorted(grouped)
+    ]
 
 
 def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
@@ -157,24 +232,33 @@ def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     champion = None
     if view is not None and view.bracket.champion is not None:
         champion = view.teams.get(view.bracket.champion)
+    rounds = _rounds_context(stage)
+    current_label = next((r["label"] for r in rounds["round_links"] if r["current"]), "")
     return render(
         request,
         "tournaments/bracket.html",
         {
             "championship": found,
             "stage": stage,
-            "columns": bracket_columns(view) if view is not None else [],
+            "columns": bracket_columns(view, stage, current_label) if view is not None else [],
             "champion": champion,
+            **rounds,
         },
     )
 
 
+def _with_live_scores(matches: list[Match]) -> list[Match]:
+    for shown in matches:
+        shown.live = story.live_score(shown)
+    return matches
+
+
 def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
-    """The matches of one round: teams, table, time, status and score."""
+    """The matches of one round: teams, table, time, status and score (the running
+    score of the chico being played for a match in play)."""
     found = championship_selectors.championship_public(slug=slug)
     stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
-    round_ = stage_selectors.round_of(stage=stage, number=number)
-    rounds = list(stage.rounds.values_list("number", "label"))
+    round_: Round = stage_selectors.round_of(stage=stage, number=number)
     return render(
         request,
         "tournaments/round.html",
@@ -182,14 +266,51 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
             "championship": found,
             "stage": stage,
             "round": round_,
-            "rounds": rounds,
-            "matches": stage_selectors.round_matches(round=round_),
+            "round_title": round_.name_in(stage),
+            "words": words(found),
+            "matches": _with_live_scores(list(stage_selectors.round_matches(round=round_))),
+            **_rounds_context(stage),
+        },
+    )
+
+
+def board(request: HttpRequest, slug: str) -> HttpResponse:
+    """The championship board: every table in play with its live score, the current
+    round of each stage, the latest results and the standings of the stage being
+    played. ``?tv=1`` is the venue's screen: full screen, large type, no navigation."""
+    found = championship_selectors.championship_public(slug=slug)
+    stages = _stages_with_current_round(found)
+    playing, recent = stage_selectors.board_matches(championship=found)
+    shown_stage = next((s for s in reversed(stages) if s.current_round is not None), None)
+    columns: list[Any] = []
+    tables: list[StandingsTable] = []
+    if shown_stage is not None:
+        columns, tables = standings_tables(found, shown_stage)
+    for listed in (*playing, *recent):
+        listed.round_title = listed.round.name_in(listed.stage)
+    tv = request.GET.get("tv") == "1"
+    return render(
+        request,
+        "tournaments/tv.html" if tv else "tournaments/board.html",
+        {
+            "championship": found,
+            "words": words(found),
+            "stages": stages,
+            "playing": _with_live_scores(playing),
+            "recent": recent,
+            "standings_stage": shown_stage,
+            "columns": columns,
+            "tables": tables,
+            "qualify": tables[0].qualify if tables else 0,
+            "tv": tv,
         },
     )
 
 
 def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """A match with its games and hands; reloads itself every 30 s while in play."""
+    """A match people understand: the running score of the chico being played as the
+    headline (malas/buenas or mestre, who is mano, chicos won), the hand in progress, each
+    hand as a line of what happened, and a chart of the chico's score."""
     found = championship_selectors.championship_public(slug=slug)
     try:
         shown = result_selectors.match_detail(pk=match_id)
@@ -197,19 +318,27 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         raise Http404("No such match.") from None
     if shown.stage.championship_id != found.pk:
         raise Http404("No such match.")
-    hands = [
-        {"hand": hand, "status": HAND_STATUS.get(hand.status, hand.status)}
-        for hand in shown.hands.all()
-    ]
+    shown.stage.championship = found
+    hands = list(shown.hands.all())
+    live = shown.status == Match.Status.IN_PROGRESS
+    draft = result_selectors.match_draft(match=shown, hands=len(hands)) if live else None
+    headline = story.running(shown, len(hands))
+    games = list(shown.games.all())
+    chart_game = headline.game if headline is not None else (games[-1].number if games else 0)
     return render(
         request,
         "tournaments/match.html",
         {
             "championship": found,
             "match": shown,
-            "games": shown.games.all(),
-            "hands": hands,
-            "live": shown.status == Match.Status.IN_PROGRESS,
+            "round_name": shown.round.name_in(shown.stage),
+            "words": words(found),
+            "games": games,
+            "headline": headline,
+            "hand_lines": story.hand_lines(shown, hands),
+            "in_progress": story.live_hand(shown, draft, len(hands)),
+            "chart": story.chart(shown, hands, chart_game),
+            "live": live,
         },
     )
 

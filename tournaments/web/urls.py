@@ -9,6 +9,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", public.home, name="home"),
     path("c/<slug:slug>/", public.championship, name="championship"),
+    path("c/<slug:slug>/board/", public.board, name="board"),
     path(
         "c/<slug:slug>/stages/<int:stage_id>/standings/",
         public.standings,
