@@ -173,7 +173,6 @@ def labels() -> dict[str, Any]:
         "discard_confirm": _(
             "Discard the steps and hands this tablet has not sent? They will be lost."
         ),
-        "needs_network": _("This needs the network: try again when the tablet is online."),
         "match_over": _("This match is over: no more hands to record."),
         "penalty_or_void": _("Penalty or void hand"),
         "penalty_title": _("Penalty"),

@@ -23,7 +23,7 @@ page labels the events itself.
 >>> saved["saved"]["record"], saved["saved"]["points"], saved["number"], saved["mano"]
 ({'events': [{'by': 'beto', 'mazo': True}]}, {'A': 2, 'B': 0}, 2, 'beto')
 >>> json.loads(handle('{"op": "event", "event": {"trick": "Z"}}'))["error"]["code"]
-'bad_event'
+'unknown_side'
 """
 
 from __future__ import annotations

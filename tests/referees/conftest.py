@@ -19,6 +19,7 @@ from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
 PAIR_NAMES = (("Ana", "Alba"), ("Beto", "Bruno"))
+VISIBLE = re.compile(r'<script id="tablet-context" type="application/json">.*?</script>', re.S)
 
 
 def make_match(
@@ -56,7 +57,7 @@ def key(match: Match, name: str) -> str:
 
 
 def html_of(response) -> str:
-    return unescape(response.content.decode())
+    return unescape(VISIBLE.sub("", response.content.decode()))
 
 
 class Tablet:
@@ -77,7 +78,8 @@ class Tablet:
 
     def _read(self) -> None:
         self.raw = self.response.content.decode()
-        self.page = unescape(self.raw)
+        # What the referee reads: not the data the page hands its script (#tablet-context).
+        self.page = unescape(VISIBLE.sub("", self.raw))
 
     def hidden(self, name: str) -> str:
         found = re.search(rf'name="{name}" value="([^"]*)"', self.raw)
