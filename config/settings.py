@@ -8,7 +8,6 @@ a ``SECRET_KEY`` is required and the security settings default to production val
 
 import datetime
 from pathlib import Path
-from typing import Any
 
 from celery.schedules import crontab
 from csp.constants import NONCE, NONE, SELF
@@ -137,13 +136,16 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS: list[Any] = [BASE_DIR / "static"]
-# Pyodide, from the npm registry (package.json, installed by `make install`: `npm ci`),
-# served as static/pyodide/: the referee's tablet runs the rules engine with it
-# (referees/tablet.py). Never from a CDN. Without node_modules the tablet keeps to the
-# server-rendered flow.
-if (BASE_DIR / "node_modules" / "pyodide").is_dir():
-    STATICFILES_DIRS.append(("pyodide", BASE_DIR / "node_modules" / "pyodide"))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # Pyodide's runtime files, from the npm registry (package.json, installed by `make
+    # install`: `npm ci`), served as static/pyodide/: the referee's tablet runs the rules
+    # engine with it (referees/tablet.py). Never from a CDN. Without node_modules the
+    # tablet keeps to the server-rendered flow.
+    "config.staticfinders.PyodideFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed names need `collectstatic` first: production only.

@@ -32,7 +32,7 @@ def context_of(page) -> dict:
 
 
 def test_the_engine_zip_is_the_servers_scoring_package_named_by_its_content(client):
-    digest, data = tablet_files.engine_zip()
+    digest = tablet_files.engine_zip()[0]
     response = client.get(reverse("referees:engine", args=[digest]))
     assert response.status_code == 200
     assert "immutable" in response["Cache-Control"]
@@ -119,3 +119,11 @@ def test_a_hand_saved_in_the_browser_leaves_the_state_the_server_stores(started,
     # The next hand, as the browser would draw it offline, is the server's next hand.
     assert view["number"] == 2 and view["start_score"] == context_of(page)["next"]["score"]
     assert unescape(context_of(page)["names"][view["mano"]]) == "Beto"
+
+
+def test_only_pyodides_runtime_files_are_served():
+    """npm's package also holds a REPL page and type declarations: not served."""
+    for name in tablet_files.PYODIDE_FILES:
+        assert finders.find(f"pyodide/{name}"), name
+    for name in ("console.html", "pyodide.d.ts", "package.json", "../pyodide/console.html"):
+        assert not finders.find(f"pyodide/{name}"), name
