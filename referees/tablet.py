@@ -66,7 +66,7 @@ def engine_url() -> str:
 
 def pyodide_base() -> str:
     """Where Pyodide's files are served from (their plain names: Pyodide asks for them)."""
-    return f"{settings.STATIC_URL.rstrip('/')}/pyodide/".replace("//", "/")
+    return f"{settings.STATIC_URL.rstrip('/')}/pyodide/"
 
 
 def pyodide_version() -> str:
