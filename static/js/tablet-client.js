@@ -429,7 +429,8 @@
         // This tablet's own older revision (a page kept offline): take the server's
         // number and send this tablet's hand again, which is the latest.
         return api("GET", ctx.urls.draft).then(function (current) {
-          if (current.status === 200 && current.data.device === device()) {
+          var holder = current.status === 200 ? current.data.device : null;
+          if (holder === device() || holder === "") {
             store.revision = current.data.revision;
             return sendDraft();
           }

@@ -198,3 +198,42 @@ def test_the_outbox_is_replayed_after_a_dropped_response_and_the_hand_stored_onc
     assert len(stored(match)) == 1
     assert IdempotencyKey.objects.filter(key=keys[0]).count() == 1
     page.context.close()
+
+
+def test_the_hand_in_progress_goes_to_the_draft_and_another_devices_draft_is_taken_over(
+    browser, live_server, django_user_model, csp_violations
+):
+    """The draft API as agreed (docs/architecture.md), answered here by the test: the hand
+    so far is PUT with this tablet's device and revision; a draft held by another device is
+    shown, kept, and sent again with ``takeover`` only when the referee says so."""
+    match = console_match(django_user_model)
+    page = tablet(browser, live_server, csp_violations, match, service_workers="block")
+    puts = []
+
+    def draft(route):
+        body = json.loads(route.request.post_data or "{}")
+        puts.append(body)
+        if not body.get("takeover"):
+            error = {"code": "draft_other_device", "message": "Another tablet holds it."}
+            route.fulfill(
+                status=409, content_type="application/json", body=json.dumps({"error": error})
+            )
+        else:
+            answer = {**body, "revision": body["revision"] + 1, "updated_at": "now", "entry": {}}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+
+    page.route("**/api/v1/matches/*/draft/", draft)
+    first = console_hand(match)[0]
+    tap(page, first)
+    page.wait_for_selector(".tablet-alert:has-text('Another device holds')")
+    assert page.get_attribute("[data-sync]", "data-sync") == "pending"
+    assert puts[-1]["record"] == {"events": [first]} and puts[-1]["number"] == 1
+    assert puts[-1]["device"].startswith("tablet-") and puts[-1]["takeover"] is False
+
+    page.locator("[data-op=take_over]").click()
+    page.wait_for_selector("[data-sync=saved]")
+    assert puts[-1]["takeover"] is True and puts[-1]["record"] == {"events": [first]}
+    assert page.locator(".tablet-alert").count() == 0
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('tanteo.tablet.{match.pk}'))")
+    assert kept["revision"] == 1
+    page.context.close()
