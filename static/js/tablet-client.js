@@ -868,6 +868,7 @@
   window.tanteoTablet = {
     loadMs: null,
     offline: false,
+    failed: null, // why the engine could not start: the server-rendered flow goes on
     state: function () {
       return { ready: engineReady, waiting: waiting(), outbox: store.outbox.length, conflict: store.conflict };
     },
@@ -935,13 +936,15 @@
           render();
           sync();
         },
-        function () {
+        function (error) {
+          window.tanteoTablet.failed = String(error);
           section.querySelectorAll("button").forEach(function (b) {
             b.disabled = false;
           });
         }
       );
     } else if (data.failed) {
+      window.tanteoTablet.failed = data.failed;
       section.querySelectorAll("button").forEach(function (b) {
         b.disabled = false;
       });
