@@ -6,9 +6,11 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python manage.py
 # Written only after a successful install, so a failed install is retried next time.
 STAMP := $(VENV)/.installed
+# The front-end packages (Pyodide for the referee's tablet), from package-lock.json.
+NPM_STAMP := node_modules/.installed
 PYTEST_ARGS ?= -n auto
 
-.PHONY: demo test venv install compilemessages messages format
+.PHONY: demo test venv npm install compilemessages messages format
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +20,15 @@ $(STAMP): pyproject.toml
 # The virtual environment, rebuilt whenever pyproject.toml changes.
 venv: $(STAMP)
 
-install: venv compilemessages
+# Served as static files (config/settings.py), never from a CDN; rebuilt whenever
+# package.json or package-lock.json changes.
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NPM_STAMP)
+
+npm: $(NPM_STAMP)
+
+install: venv npm compilemessages
 
 # The committed .mo catalogs are used when gettext is not installed.
 compilemessages: venv

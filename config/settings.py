@@ -150,6 +150,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # Pyodide's runtime files, from the npm registry (package.json, installed by `make
+    # install`: `npm ci`), served as static/pyodide/: the referee's tablet runs the rules
+    # engine with it (referees/tablet.py). Never from a CDN. Without node_modules the
+    # tablet keeps to the server-rendered flow.
+    "config.staticfinders.PyodideFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed names need `collectstatic` first: production only.

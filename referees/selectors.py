@@ -20,7 +20,7 @@ from scoring.match import next_hand
 from scoring.rules import RuleSet
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
-from tournaments.models import Hand, Match
+from tournaments.models import Hand, HandDraft, Match
 from tournaments.results import records
 
 _OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
@@ -159,3 +159,9 @@ def match_sheet(*, match: Match) -> Sheet:
     return Sheet(
         match=match, rules=rules, names=names, record=record, info=info, hands=hands, seats=seats
     )
+
+
+def draft_revision(*, match: Match) -> int:
+    """The revision of the match's hand in progress kept on the server (0: none yet)."""
+    revision = HandDraft.objects.filter(match=match).values_list("revision", flat=True).first()
+    return revision or 0

@@ -13,3 +13,11 @@ urlpatterns = [
     path("matches/<int:match_id>/seats/", views.seats, name="seats"),
     path("matches/<int:match_id>/undo/", views.undo, name="undo"),
 ]
+
+# The offline-first tablet (referees.tablet): its engine, worker, service worker, manifest.
+urlpatterns += [
+    path("engine/<str:digest>.zip", views.engine, name="engine"),
+    path("worker.js", views.worker, name="worker"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+]

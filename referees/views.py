@@ -16,17 +16,21 @@ import re
 import secrets
 from typing import Any
 
+from csp.constants import SELF, WASM_UNSAFE_EVAL
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
 
-from referees import selectors, services
+from referees import selectors, services, tablet
 from referees.entry import ANSWER_NAMES, CALL_NAMES, SUIT_NAMES, Entry, damaged
 from referees.forms import (
     CardsForm,
@@ -164,31 +168,32 @@ def _tablet_context(
     entry: Entry | None,
     draft: result_selectors.DraftView,
 ) -> dict[str, Any]:
-    """What the tablet's script needs (docs/api.md, "The tablet page"), as JSON data."""
+    """What the tablet's script needs (docs/api.md, "The tablet page"), as JSON data: the
+    offline-first client's context (``referees.tablet``) with this device, the draft as the
+    server keeps it and the hand so far as the page shows it."""
     match = sheet.match
-    context: dict[str, Any] = {
-        "match": match.pk,
-        "number": sheet.number,
-        "entry": match.entry,
-        "device": _device(request),
-        "next_hand": sheet.info,
-        "head": sheet.record,
-        "pairs": entry.default_pairs() if entry is not None and entry.choosing_pairs else None,
-        "draft": draft.to_dict(),
-        "urls": {
-            "draft": reverse("api:draft", args=[match.pk]),
-            "hands": reverse("api:hands", args=[match.pk]),
-            "sheet": reverse("referees:sheet", args=[match.pk]),
-            "matches": reverse("referees:matches"),
-        },
-        "players": {key: name for key, name in sheet.names.items() if key not in ("A", "B")},
-        "teams": {"A": match.team_a.name, "B": match.team_b.name},
-        "sides": {
+    shown = draft.to_dict()
+    if entry is not None:
+        shown["record"] = entry.to_draft()
+    context = tablet.tablet_context(sheet, shown, plays=match.entry == Match.Entry.CARDS)
+    context["urls"].update(
+        sheet=reverse("referees:sheet", args=[match.pk]),
+        matches=reverse("referees:matches"),
+    )
+    context.update(
+        entry=match.entry,
+        # The page and its script speak to the server as one device.
+        device=_device(request),
+        next_hand=sheet.info,
+        pairs=entry.default_pairs() if entry is not None and entry.choosing_pairs else None,
+        players={key: name for key, name in sheet.names.items() if key not in ("A", "B")},
+        sides={
             "A": list(sheet.record.get("teams", {}).get("A", [])),
             "B": list(sheet.record.get("teams", {}).get("B", [])),
         },
-        "labels": _labels(),
-    }
+        # The script's own words win where both name one.
+        labels={**_labels(), **context["labels"]},
+    )
     return context
 
 
@@ -578,3 +583,77 @@ def undo(request: HttpRequest, match_id: int) -> HttpResponse:
             "status": HAND_STATUS.get(last.status, last.status),
         },
     )
+
+
+# -- the offline-first tablet's files (referees.tablet) ---------------------------------
+# Public: they hold no data, only code, and the service worker fetches them on install.
+# Under /referee/ so the service worker's scope covers the pages and the engine's worker.
+
+# The engine's worker compiles WebAssembly (Pyodide): only its own policy allows that.
+WORKER_POLICY = {"script-src": [SELF, WASM_UNSAFE_EVAL], "connect-src": [SELF]}
+
+
+@require_GET
+def engine(request: HttpRequest, digest: str) -> HttpResponse:
+    """The ``scoring`` package as a zip, named by its content hash (cached for good)."""
+    current, data = tablet.engine_zip()
+    if digest != current:
+        raise Http404("Not the current engine.")
+    response = HttpResponse(data, content_type="application/zip")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@require_GET
+@csp_replace(WORKER_POLICY)
+def worker(request: HttpRequest) -> HttpResponse:
+    """The Web Worker that runs the engine with Pyodide (templates/referees/worker.js)."""
+    response = render(
+        request,
+        "referees/worker.js",
+        {"pyodide": tablet.pyodide_base(), "engine": tablet.engine_url()},
+        content_type="text/javascript",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker: keeps the tablet's pages, Pyodide and the engine offline."""
+    response = render(
+        request,
+        "referees/sw.js",
+        {
+            "cache": tablet.cache_name(),
+            "precache_json": json.dumps(tablet.cached_urls()),
+            "scope": reverse("referees:matches"),
+        },
+        content_type="text/javascript",
+    )
+    # Checked on every visit, so a new engine or Pyodide reaches the tablets.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest: the tablet page installs as an app on the home screen."""
+    icons = [
+        {"src": static("tablet/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        {"src": static("tablet/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("tablet/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+    ]
+    data = {
+        "name": _("Tanteo – referee's tablet"),
+        "short_name": "Tanteo",
+        "description": _("Record the hands of your matches, even without network."),
+        "start_url": reverse("referees:matches"),
+        "scope": reverse("referees:matches"),
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#f7f5ef",
+        "theme_color": "#1f5f4a",
+        "icons": icons,
+    }
+    return JsonResponse(data, content_type="application/manifest+json")

@@ -19,6 +19,7 @@ from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
 PAIR_NAMES = (("Ana", "Alba"), ("Beto", "Bruno"))
+VISIBLE = re.compile(r'<script id="tablet-context" type="application/json">.*?</script>', re.S)
 
 
 def make_match(
@@ -56,7 +57,7 @@ def key(match: Match, name: str) -> str:
 
 
 def html_of(response) -> str:
-    return unescape(response.content.decode())
+    return unescape(VISIBLE.sub("", response.content.decode()))
 
 
 class Tablet:
@@ -78,9 +79,7 @@ class Tablet:
     def _read(self) -> None:
         self.raw = self.response.content.decode()
         # What the referee reads: the tablet's JSON data (labels for its script) left out.
-        self.page = unescape(
-            re.sub(r'<script id="tablet-context".*?</script>', "", self.raw, flags=re.S)
-        )
+        self.page = unescape(VISIBLE.sub("", self.raw))
 
     @property
     def context(self) -> Any:

@@ -133,7 +133,7 @@ def test_the_page_carries_what_the_tablets_script_needs(started, tablet):
     assert context["urls"]["hands"] == f"/api/v1/matches/{started.pk}/hands/"
     assert context["players"][key(started, "Beto")] == "Beto"
     assert context["teams"] == {"A": "Los Anchos", "B": "Las Flores"}
-    assert context["labels"]["calls"]["truco"] == "truco"
+    assert context["labels"]["call_names"]["truco"] == "truco"
     assert context["labels"]["sync"]["offline"]
 
 

@@ -1,0 +1,960 @@
+// The referee's tablet, offline first (docs/architecture.md, "A hand's path").
+//
+// The server-rendered sheet works on its own: every tap is a form post. Once this script
+// has the rules engine running in a Web Worker (Pyodide and the `scoring` package,
+// templates/referees/worker.js), it takes the hand entry over: each tap is checked by the
+// engine in the browser and drawn at once, with the same markup (`data-event` buttons,
+// `data-op` controls). Every tap is written to localStorage before the page changes; the
+// hand in progress is sent to the server's draft in the background, and each saved hand
+// waits in an outbox until the server has it (POST with an Idempotency-Key made once per
+// hand, retried with backoff; a refusal is shown and the data kept). The service worker
+// (templates/referees/sw.js) keeps the page, the engine and Pyodide for reloads offline.
+(function () {
+  "use strict";
+
+  var holder = document.getElementById("tablet-context");
+  var section = document.getElementById("entry");
+  if (!holder || !section || !("Worker" in window) || !window.localStorage) {
+    return;
+  }
+  var ctx = JSON.parse(holder.textContent);
+  var L = ctx.labels;
+  var KEY = "tanteo.tablet." + ctx.match;
+  var RETRY_MAX_MS = 30000;
+  var DRAFT_DELAY_MS = 400;
+
+  var store = null; // what this tablet keeps for the match (see adopt())
+  var view = null; // the engine's answer for the hand being entered
+  var worker = null;
+  var engineReady = false;
+  var navigating = false;
+  var reachable = true;
+  var syncing = false;
+  var retryMs = 1000;
+  var retryTimer = null;
+  var draftTimer = null;
+  var notice = "";
+  var errors = [];
+  var confirmingReset = false;
+  var requests = {};
+  var nextId = 1;
+  var queue = Promise.resolve();
+
+  // -- small helpers ---------------------------------------------------------------------
+  function fmt(template, params) {
+    return String(template).replace(/%(?:\((\w+)\))?([s%])/g, function (all, name, kind) {
+      if (kind === "%") {
+        return "%";
+      }
+      return name in params ? String(params[name]) : all;
+    });
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      var value = attrs[name];
+      if (value === null || value === undefined || value === false) {
+        return;
+      }
+      if (name === "text") {
+        node.textContent = value;
+      } else {
+        node.setAttribute(name, value === true ? "" : value);
+      }
+    });
+    (children || []).forEach(function (child) {
+      if (child) {
+        node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+      }
+    });
+    return node;
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) {
+      return crypto.randomUUID();
+    }
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  }
+
+  function device() {
+    // The server names this browser's device (its cookie): the page's taps and the script's
+    // syncs are one device, never two holding the same match.
+    var id = ctx.device || localStorage.getItem("tanteo.device");
+    if (!id) {
+      id = "tablet-" + uuid();
+      localStorage.setItem("tanteo.device", id);
+    }
+    return id;
+  }
+
+  function name(player) {
+    return ctx.names[player] || player;
+  }
+
+  function sidePlayers(side) {
+    // Team order, as the server's labels: "Ana and Alba", "Ana, Alba and Ale".
+    var players = (ctx.head.teams[side] || []).map(name);
+    if (players.length < 2) {
+      return players.join("");
+    }
+    return players.slice(0, -1).join(", ") + " " + L.and + " " + players[players.length - 1];
+  }
+
+  function describe(ev) {
+    var player = ev.by ? name(ev.by) : "";
+    if ("call" in ev) {
+      return fmt(L.call, { player: player, call: L.call_names[ev.call] || ev.call });
+    }
+    if ("answer" in ev) {
+      return fmt(L.answer, { player: player, answer: L.answer_names[ev.answer] || ev.answer });
+    }
+    if ("trick" in ev) {
+      return ev.trick === "parda" ? L.parda : fmt(L.trick, { players: sidePlayers(ev.trick) });
+    }
+    if ("mazo" in ev) {
+      return fmt(L.mazo, { player: player });
+    }
+    if ("envido_winner" in ev) {
+      return fmt(L.envido_winner, { players: sidePlayers(ev.envido_winner) });
+    }
+    if ("flor_winner" in ev) {
+      return fmt(L.flor_winner, { players: sidePlayers(ev.flor_winner) });
+    }
+    if ("envido" in ev || "flor" in ev) {
+      var points = ev.envido || ev.flor;
+      var values = Object.keys(points)
+        .map(function (p) {
+          return name(p) + " " + points[p];
+        })
+        .join(", ");
+      return fmt("envido" in ev ? L.envido_points : L.flor_points, { values: values });
+    }
+    if ("mestre" in ev) {
+      return fmt(ev.mestre === "play" ? L.mestre_play : L.mestre_pass, { player: player });
+    }
+    if ("penalty" in ev) {
+      var p = ev.penalty;
+      return fmt(L.penalty, {
+        points: p.points,
+        team: ctx.names[p.to] || ctx.teams[p.to] || p.to,
+        reason: p.reason,
+      });
+    }
+    if ("void" in ev) {
+      return fmt(L.void, { reason: ev.void });
+    }
+    return fmt(L.play, { player: player, card: ev.play });
+  }
+
+  // -- what this tablet keeps ------------------------------------------------------------
+  function save() {
+    localStorage.setItem(KEY, JSON.stringify(store));
+  }
+
+  function fromPage() {
+    return {
+      number: ctx.number,
+      state: ctx.state,
+      draft: ctx.draft.record,
+      revision: ctx.draft.revision,
+      draftDirty: false,
+      draftSteps: 0,
+      journal: [], // taps written before the engine answered them
+      outbox: [], // saved hands the server does not have yet
+      sent: [], // hands sent from this page, shown in the hands table
+      conflict: null,
+    };
+  }
+
+  function adopt() {
+    // The page is the server's word unless this tablet holds something the server lacks
+    // (a reload offline shows the page as the service worker kept it: older than this).
+    var kept = null;
+    try {
+      kept = JSON.parse(localStorage.getItem(KEY) || "null");
+    } catch (error) {
+      kept = null;
+    }
+    var pending =
+      kept && (kept.outbox.length || kept.journal.length || kept.draftDirty || kept.conflict);
+    if (!pending || (kept.number < ctx.number && !kept.outbox.length)) {
+      store = fromPage();
+      save();
+      return false;
+    }
+    store = kept;
+    store.sent = store.sent || [];
+    return true;
+  }
+
+  // -- the engine --------------------------------------------------------------------------
+  function ask(message) {
+    return new Promise(function (resolve) {
+      var id = nextId++;
+      requests[id] = resolve;
+      worker.postMessage({ id: id, message: message });
+    });
+  }
+
+  function openEngine() {
+    return ask({
+      op: "open",
+      head: ctx.head,
+      state: store.state,
+      plays: ctx.plays,
+      draft: store.draft,
+    }).then(function (answer) {
+      if (answer.fatal) {
+        throw new Error(answer.fatal.message);
+      }
+      view = answer;
+      // Taps the page had written down but the engine had not answered before a reload.
+      var journal = store.journal.slice();
+      store.journal = [];
+      return journal.reduce(function (done, message) {
+        return done.then(function () {
+          return step(message, true);
+        });
+      }, Promise.resolve());
+    });
+  }
+
+  function step(message, replay) {
+    if (!replay) {
+      store.journal.push(message);
+      save(); // the tap is kept before anything else happens
+    }
+    return ask(message).then(function (answer) {
+      store.journal = store.journal.filter(function (m) {
+        return m !== message;
+      });
+      if (answer.fatal) {
+        errors = [L.engine_refused];
+        save();
+        return;
+      }
+      errors = answer.error ? [L.engine_refused] : [];
+      view = answer;
+      if (answer.saved) {
+        var hand = answer.saved;
+        var body = Object.assign({ number: hand.number, device: device() }, hand.record);
+        store.outbox.push({
+          key: "hand-" + ctx.match + "-" + hand.number + "-" + uuid(),
+          number: hand.number,
+          body: body,
+          points: hand.points,
+          score: hand.score,
+          status: hand.status,
+        });
+        store.state = hand.state;
+        notice = fmt(L.saved_hand, {
+          number: hand.number,
+          team_a: ctx.teams.A,
+          a: hand.points.A,
+          b: hand.points.B,
+          team_b: ctx.teams.B,
+        });
+        // The server empties its draft when it stores the hand.
+        store.draftDirty = false;
+        store.draftSteps = 0;
+      } else if (!answer.error && message.op !== "view") {
+        store.draftDirty = true;
+        store.draftSteps += 1;
+        notice = "";
+      }
+      if (!answer.over) {
+        store.number = answer.number;
+        store.draft = answer.draft;
+      }
+      save();
+    });
+  }
+
+  function tap(message) {
+    queue = queue.then(function () {
+      return step(message, false).then(function () {
+        render();
+        schedule(message.op === "save" ? 0 : DRAFT_DELAY_MS);
+      });
+    });
+    return queue;
+  }
+
+  // -- talking to the server ---------------------------------------------------------------
+  function csrf() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    if (input) {
+      return input.value;
+    }
+    var match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  function api(method, url, body, key) {
+    var headers = {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      "X-CSRFToken": csrf(),
+      "Accept-Language": document.documentElement.lang || "en",
+    };
+    if (key) {
+      headers["Idempotency-Key"] = key;
+    }
+    return fetch(url, {
+      method: method,
+      headers: headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    }).then(function (response) {
+      return response
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (data) {
+          return { status: response.status, data: data };
+        });
+    });
+  }
+
+  function message(answer) {
+    var error = (answer.data && answer.data.error) || {};
+    return error.message || String(answer.status);
+  }
+
+  function schedule(delay) {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(sync, delay);
+  }
+
+  function retryLater() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(sync, retryMs);
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  }
+
+  function transient(answer) {
+    return answer.status >= 500 || answer.status === 429 || answer.status === 0;
+  }
+
+  function sync() {
+    if (syncing || store.conflict) {
+      return Promise.resolve();
+    }
+    syncing = true;
+    return sendHands()
+      .then(function (more) {
+        return more ? sendDraft() : false;
+      })
+      .then(
+        function (done) {
+          reachable = true;
+          if (done) {
+            retryMs = 1000;
+          }
+        },
+        function () {
+          // A network error: the server is out of reach. Everything stays kept.
+          reachable = false;
+          retryLater();
+        }
+      )
+      .then(function () {
+        syncing = false;
+        save();
+        render();
+      });
+  }
+
+  function sendHands() {
+    if (!store.outbox.length) {
+      return Promise.resolve(true);
+    }
+    var item = store.outbox[0];
+    return api("POST", ctx.urls.hands, item.body, item.key).then(function (answer) {
+      reachable = true;
+      if (answer.status === 200 || answer.status === 201) {
+        store.outbox.shift();
+        store.sent.push({
+          number: item.number,
+          points: answer.data.points || item.points,
+          score: answer.data.score || item.score,
+          status: answer.data.status || item.status,
+        });
+        save();
+        return sendHands();
+      }
+      if (transient(answer)) {
+        retryLater();
+        return false;
+      }
+      // Refused: shown to the referee, and the hand kept until he decides.
+      store.conflict = { code: "hand", message: fmt(L.refused, { message: message(answer) }) };
+      return false;
+    });
+  }
+
+  function sendDraft() {
+    if (!store.draftDirty || !ctx.urls.draft) {
+      return Promise.resolve(true);
+    }
+    var body = {
+      number: store.number,
+      record: store.draft,
+      device: device(),
+      revision: store.revision,
+      takeover: Boolean(store.takeover),
+    };
+    var steps = store.draftSteps;
+    return api("PUT", ctx.urls.draft, body).then(function (answer) {
+      var code = answer.data && answer.data.error && answer.data.error.code;
+      if (answer.status === 200) {
+        store.revision = answer.data.revision;
+        store.takeover = false;
+        store.draftSteps -= steps;
+        store.draftDirty = store.draftSteps > 0;
+        return !store.draftDirty;
+      }
+      if (answer.status === 404 || answer.status === 405) {
+        // A server without drafts: the hand is kept here until it is saved.
+        store.draftDirty = false;
+        store.draftSteps = 0;
+        return true;
+      }
+      if (transient(answer)) {
+        retryLater();
+        return false;
+      }
+      if (code === "draft_stale") {
+        // This tablet's own older revision (a page kept offline): take the server's
+        // number and send this tablet's hand again, which is the latest.
+        return api("GET", ctx.urls.draft).then(function (current) {
+          var holder = current.status === 200 ? current.data.device : null;
+          if (holder === device() || holder === "") {
+            store.revision = current.data.revision;
+            return sendDraft();
+          }
+          store.conflict = { code: "other_device", message: L.other_device };
+          return false;
+        });
+      }
+      if (code === "draft_other_device") {
+        store.conflict = { code: "other_device", message: L.other_device };
+        return false;
+      }
+      store.conflict = { code: "draft", message: fmt(L.refused, { message: message(answer) }) };
+      return false;
+    });
+  }
+
+  // -- drawing -------------------------------------------------------------------------------
+  function waiting() {
+    return store.outbox.length + (store.draftDirty ? store.draftSteps : 0) + store.journal.length;
+  }
+
+  function indicator() {
+    var node = document.getElementById("tablet-sync");
+    if (!node) {
+      return;
+    }
+    var count = waiting();
+    var offline = !navigator.onLine || !reachable;
+    var state = offline ? "offline" : count ? "pending" : "saved";
+    node.hidden = false;
+    node.className = "sync sync--" + state;
+    node.setAttribute("data-sync", state);
+    node.setAttribute("data-count", String(count));
+    if (offline) {
+      node.textContent = count ? fmt(L.sync_offline, { count: count }) : L.sync_offline_none;
+    } else if (count) {
+      node.textContent = count === 1 ? L.sync_pending_one : fmt(L.sync_pending, { count: count });
+    } else {
+      node.textContent = L.sync_saved;
+    }
+  }
+
+  function eventButton(action, extra) {
+    var side = action.side;
+    var classes = "big-button" + (side ? " side-" + side : " big-button--neutral");
+    return el("button", {
+      class: classes + (extra || ""),
+      type: "button",
+      "data-event": JSON.stringify(action.event),
+      text: describe(action.event),
+    });
+  }
+
+  function group(legend, actions, extra) {
+    if (!actions.length) {
+      return null;
+    }
+    return el("fieldset", { class: "entry-group" + (extra || "") }, [
+      el("legend", { text: legend }),
+      el("div", { class: "button-row" }, actions.map(function (a) {
+        return eventButton(a);
+      })),
+    ]);
+  }
+
+  function pointsText(points) {
+    return fmt(L.points, {
+      team_a: ctx.teams.A,
+      a: points.A,
+      b: points.B,
+      team_b: ctx.teams.B,
+    });
+  }
+
+  function summary() {
+    var box = el("div", { class: "hand-summary", "aria-live": "polite" }, [
+      el("h3", { text: L.so_far }),
+    ]);
+    view.parts.forEach(function (part, index) {
+      if (view.pairs) {
+        box.appendChild(
+          el("h4", {
+            text: fmt(L.pair, { number: index + 1, players: part.order.map(name).join(" – ") }),
+          })
+        );
+      }
+      if (part.events.length) {
+        box.appendChild(
+          el("ol", { class: "hand-summary__events" }, part.events.map(function (ev) {
+            return el("li", { text: describe(ev) });
+          }))
+        );
+      } else {
+        box.appendChild(el("p", { class: "muted", text: L.nothing_yet }));
+      }
+      if (part.outcome) {
+        box.appendChild(el("p", { class: "hand-summary__points", text: pointsText(part.outcome.points) }));
+      }
+    });
+    return box;
+  }
+
+  function pairsChoice() {
+    var players = view.order;
+    function select(label, id, chosen) {
+      return el("div", { class: "field" }, [
+        el("label", { for: id, text: label }),
+        el("select", { id: id }, players.map(function (p) {
+          return el("option", { value: p, selected: p === chosen, text: name(p) });
+        })),
+      ]);
+    }
+    var rows = view.default_pairs.map(function (pair, i) {
+      return el("div", { class: "pair-row", "data-pair": String(i) }, [
+        select(fmt(L.pair_mano, { number: i + 1 }), "tablet-pair-" + i + "-0", pair[0]),
+        select(fmt(L.pair_rival, { number: i + 1 }), "tablet-pair-" + i + "-1", pair[1]),
+      ]);
+    });
+    return el("div", { class: "form pairs-form" }, [el("p", { text: L.choose_pairs })].concat(rows, [
+      el("button", { class: "button big-button", type: "button", "data-op": "pairs", text: L.start_pairs }),
+    ]));
+  }
+
+  function settleByPoints() {
+    var what = view.settlement;
+    var fields = view.declarers.map(function (p) {
+      var id = "tablet-points-" + p;
+      return el("div", { class: "field" }, [
+        el("label", { for: id, text: name(p) }),
+        el("input", { id: id, type: "number", min: "0", max: "40", inputmode: "numeric", "data-player": p }),
+      ]);
+    });
+    return el("div", { class: "form points-form entry-group" }, [
+      el("p", { class: "entry-note", text: what === "flor" ? L.settle_points_flor : L.settle_points_envido }),
+      el("div", { class: "points-grid" }, fields),
+      el("button", { class: "button", type: "button", "data-op": "points", text: L.settle_by_points }),
+    ]);
+  }
+
+  function refereeTools() {
+    var sides = ["A", "B"].map(function (side, i) {
+      var id = "tablet-penalty-" + side;
+      return el("label", { for: id }, [
+        el("input", { id: id, type: "radio", name: "tablet-penalty-side", value: side, checked: i === 0 }),
+        " " + ctx.teams[side],
+      ]);
+    });
+    var children = [
+      el("summary", { text: L.penalty_or_void }),
+      el("div", { class: "form" }, [
+        el("h3", { text: L.penalty_title }),
+        el("div", { class: "field field--radio" }, [el("p", { text: L.penalty_side })].concat(sides)),
+        el("div", { class: "field" }, [
+          el("label", { for: "tablet-penalty-points", text: L.penalty_points }),
+          el("input", { id: "tablet-penalty-points", type: "number", min: "1", max: "99", value: "1" }),
+        ]),
+        el("div", { class: "field" }, [
+          el("label", { for: "tablet-penalty-reason", text: L.reason }),
+          el("input", { id: "tablet-penalty-reason", type: "text", maxlength: "200" }),
+        ]),
+        el("button", { class: "button", type: "button", "data-op": "penalty", text: L.award }),
+      ]),
+    ];
+    if (view.can_void) {
+      children.push(
+        el("div", { class: "form" }, [
+          el("h3", { text: L.void_title }),
+          el("div", { class: "field" }, [
+            el("label", { for: "tablet-void-reason", text: L.reason }),
+            el("input", { id: "tablet-void-reason", type: "text", maxlength: "200" }),
+          ]),
+          el("button", { class: "button button--danger", type: "button", "data-op": "void", text: L.void_hand }),
+        ])
+      );
+    }
+    return el("details", { class: "entry-group referee-tools" }, children);
+  }
+
+  function entry() {
+    var nodes = [];
+    if (store.conflict) {
+      var buttons = [];
+      if (store.conflict.code === "other_device") {
+        buttons.push(el("button", { class: "button", type: "button", "data-op": "take_over", text: L.take_over }));
+      }
+      buttons.push(el("button", { class: "button button--danger", type: "button", "data-op": "discard", text: L.discard }));
+      nodes.push(el("div", { class: "tablet-alert", role: "alert" }, [el("p", { text: store.conflict.message })].concat(buttons)));
+    }
+    if (notice) {
+      nodes.push(el("p", { class: "message message--success tablet-notice", role: "status", text: notice }));
+    }
+    if (errors.length) {
+      nodes.push(el("ul", { class: "entry-errors", role: "alert" }, errors.map(function (e) {
+        return el("li", { text: e });
+      })));
+    }
+    if (view.over) {
+      nodes.push(el("p", { class: "empty-state", text: L.match_over }));
+      return nodes;
+    }
+    var title = el("h2", {}, [fmt(L.hand, { number: view.number })]);
+    if (view.kind === "pica_pica") {
+      title.appendChild(document.createTextNode(" "));
+      title.appendChild(el("span", { class: "tag", text: L.pica_pica }));
+    }
+    title.appendChild(document.createTextNode(" "));
+    title.appendChild(el("span", { class: "muted entry__mano", text: "· " + fmt(L.mano, { name: name(view.mano) }) }));
+    nodes.push(title);
+    if (view.choosing_pairs) {
+      nodes.push(pairsChoice());
+      return nodes;
+    }
+    if (view.pairs) {
+      var current = view.parts[view.parts.length - 1];
+      nodes.push(el("p", { class: "pair-now" }, [
+        fmt(L.pair_of, { number: view.parts.length, total: view.pairs.length }) + ": ",
+        el("strong", { text: current.order.map(name).join(" – ") }),
+      ]));
+    }
+    nodes.push(summary());
+    var form = el("div", { class: "entry-form" });
+    if (view.ready) {
+      form.appendChild(el("div", { class: "entry-group entry-group--save" }, [
+        el("p", { class: "entry-note", text: L.decided }),
+        el("button", { class: "big-button big-button--save", type: "button", "data-op": "save", text: L.save }),
+      ]));
+    } else if (view.can_move_on) {
+      form.appendChild(el("div", { class: "entry-group entry-group--save" }, [
+        el("p", { class: "entry-note", text: L.pair_decided }),
+        el("button", { class: "big-button big-button--save", type: "button", "data-op": "next_pair", text: L.next_pair }),
+      ]));
+    }
+    var by = { mestre: [], answer: [], settle: [], trick: [], play: [], call: [] };
+    view.actions.forEach(function (a) {
+      by[a.group].push(a);
+    });
+    [
+      group(L.mestre, by.mestre),
+      group(L.answer_call, by.answer, " entry-group--answer"),
+      group(view.settlement === "flor" ? L.who_flor : L.who_envido, by.settle, " entry-group--settle"),
+      group(L.tricks, by.trick),
+      group(L.cards, by.play),
+    ].forEach(function (node) {
+      if (node) {
+        form.appendChild(node);
+      }
+    });
+    if (by.call.length) {
+      var cards = [];
+      var order = view.parts[view.parts.length - 1].order;
+      order.forEach(function (player) {
+        var mine = by.call.filter(function (a) {
+          return a.player === player;
+        });
+        if (mine.length) {
+          cards.push(el("div", { class: "player-card player-card--" + view.team[player] }, [
+            el("p", { class: "player-card__name", text: name(player) }),
+          ].concat(mine.map(function (a) {
+            return eventButton(a);
+          }))));
+        }
+      });
+      form.appendChild(el("fieldset", { class: "entry-group" }, [
+        el("legend", { text: L.calls }),
+        el("div", { class: "player-grid" }, cards),
+      ]));
+    }
+    var tools = [el("button", { class: "button button--secondary", type: "button", "data-op": "undo", text: L.undo })];
+    if (confirmingReset) {
+      tools.push(el("p", { class: "entry-note", text: L.reset_confirm }));
+      tools.push(el("button", { class: "button button--danger", type: "button", "data-op": "reset_confirmed", text: L.reset }));
+    } else {
+      tools.push(el("button", { class: "button button--secondary", type: "button", "data-op": "reset", text: L.reset }));
+    }
+    form.appendChild(el("div", { class: "entry-group entry-tools" }, tools));
+    nodes.push(form);
+    if (view.settlement && view.declarers.length) {
+      nodes.push(settleByPoints());
+    }
+    nodes.push(refereeTools());
+    return nodes;
+  }
+
+  function scoreboard() {
+    if (view.over || !view.state) {
+      return;
+    }
+    ["A", "B"].forEach(function (side) {
+      var points = document.querySelector(".scoreboard__points[data-side=" + side + "]");
+      if (points) {
+        points.textContent = String(view.start_score[side]);
+      }
+    });
+    if (ctx.next && JSON.stringify(ctx.next.score) !== JSON.stringify(view.start_score)) {
+      // The malas/buenas line is the page's: out of date once this tablet moved on.
+      document.querySelectorAll(".scoreboard__half").forEach(function (node) {
+        node.hidden = true;
+      });
+    }
+  }
+
+  function handsTable() {
+    var panel = document.getElementById("hands-recorded");
+    if (!panel) {
+      return;
+    }
+    var body = panel.querySelector("table.hands tbody");
+    if (!body && !store.sent.length && !store.outbox.length) {
+      return;
+    }
+    if (!body) {
+      var head = el("tr", {}, ["#", L.points_column, L.score_column, L.status_column].map(function (t, i) {
+        return el("th", { scope: "col", class: i < 3 ? "num" : null, text: t });
+      }));
+      var table = el("table", { class: "table hands" }, [el("thead", {}, [head]), el("tbody")]);
+      var empty = panel.querySelector(".empty-state");
+      if (empty) {
+        empty.replaceWith(el("div", { class: "table-scroll" }, [table]));
+      } else {
+        panel.appendChild(table);
+      }
+      body = table.querySelector("tbody");
+    }
+    body.querySelectorAll("tr[data-tablet]").forEach(function (row) {
+      row.remove();
+    });
+    var shown = {};
+    body.querySelectorAll("tr.hand-row td:first-child").forEach(function (cell) {
+      shown[cell.textContent.trim()] = true;
+    });
+    function row(hand, status, pending) {
+      if (shown[String(hand.number)]) {
+        return;
+      }
+      body.appendChild(el("tr", { class: "hand-row", "data-tablet": pending ? "pending" : "sent" }, [
+        el("td", { class: "num", text: String(hand.number) }),
+        el("td", { class: "num", text: hand.points.A + " – " + hand.points.B }),
+        el("td", { class: "num", text: hand.score.A + " – " + hand.score.B }),
+        el("td", { text: status }),
+      ]));
+    }
+    store.sent.forEach(function (hand) {
+      row(hand, L.hand_status[hand.status] || hand.status, false);
+    });
+    store.outbox.forEach(function (hand) {
+      row(hand, L.waiting, true);
+    });
+  }
+
+  function render() {
+    indicator();
+    if (!engineReady || !view) {
+      return;
+    }
+    var nodes = entry();
+    section.replaceChildren.apply(section, nodes);
+    section.setAttribute("data-engine", "browser");
+    scoreboard();
+    handsTable();
+  }
+
+  // -- the referee's taps --------------------------------------------------------------------
+  function onClick(event) {
+    if (!engineReady) {
+      return;
+    }
+    var button = event.target.closest("#entry [data-event], #entry [data-op]");
+    if (!button) {
+      return;
+    }
+    event.preventDefault();
+    var op = button.getAttribute("data-op");
+    if (!op) {
+      confirmingReset = false;
+      tap({ op: "event", event: JSON.parse(button.getAttribute("data-event")) });
+      return;
+    }
+    if (op === "reset") {
+      confirmingReset = true;
+      render();
+      return;
+    }
+    confirmingReset = false;
+    if (op === "reset_confirmed") {
+      tap({ op: "reset" });
+    } else if (op === "undo" || op === "save" || op === "next_pair") {
+      tap({ op: op });
+    } else if (op === "pairs") {
+      var pairs = Array.prototype.map.call(section.querySelectorAll("[data-pair]"), function (row) {
+        return Array.prototype.map.call(row.querySelectorAll("select"), function (s) {
+          return s.value;
+        });
+      });
+      tap({ op: "pairs", pairs: pairs });
+    } else if (op === "points") {
+      var points = {};
+      section.querySelectorAll(".points-form input[data-player]").forEach(function (input) {
+        if (input.value !== "") {
+          points[input.getAttribute("data-player")] = parseInt(input.value, 10);
+        }
+      });
+      var ev = {};
+      ev[view.settlement] = points;
+      tap({ op: "event", event: ev });
+    } else if (op === "penalty") {
+      var side = section.querySelector("input[name=tablet-penalty-side]:checked");
+      tap({
+        op: "event",
+        event: {
+          penalty: {
+            to: side ? side.value : "A",
+            points: parseInt(section.querySelector("#tablet-penalty-points").value, 10) || 0,
+            reason: section.querySelector("#tablet-penalty-reason").value.trim(),
+          },
+        },
+      });
+    } else if (op === "void") {
+      tap({ op: "event", event: { void: section.querySelector("#tablet-void-reason").value.trim() } });
+    } else if (op === "take_over") {
+      store.conflict = null;
+      store.takeover = true;
+      store.draftDirty = true;
+      save();
+      sync();
+    } else if (op === "discard") {
+      if (window.confirm(L.discard_confirm)) {
+        localStorage.removeItem(KEY);
+        window.location.reload();
+      }
+    }
+  }
+
+  // -- starting up -------------------------------------------------------------------------------
+  var ahead = adopt();
+  // For the tests and bench/tablet.py: where the tablet stands.
+  window.tanteoTablet = {
+    loadMs: null,
+    offline: false,
+    failed: null, // why the engine could not start: the server-rendered flow goes on
+    state: function () {
+      return { ready: engineReady, waiting: waiting(), outbox: store.outbox.length, conflict: store.conflict };
+    },
+    sync: sync,
+  };
+  if (ahead) {
+    // The page is older than what this tablet holds: its buttons would enter a stale hand.
+    section.querySelectorAll("button").forEach(function (b) {
+      b.disabled = true;
+    });
+  }
+  document.addEventListener("submit", function () {
+    navigating = true;
+  });
+  window.addEventListener("pageshow", function () {
+    navigating = false;
+  });
+  document.addEventListener("click", onClick);
+  window.addEventListener("online", function () {
+    retryMs = 1000;
+    sync();
+  });
+  window.addEventListener("offline", indicator);
+  indicator();
+
+  if ("serviceWorker" in navigator && ctx.urls.sw) {
+    navigator.serviceWorker
+      .register(ctx.urls.sw, { scope: ctx.urls.scope })
+      .then(function () {
+        return navigator.serviceWorker.ready;
+      })
+      .then(function (registration) {
+        // Keep this page for a reload offline (its first visit came before the worker).
+        var channel = new MessageChannel();
+        channel.port1.onmessage = function (event) {
+          window.tanteoTablet.offline = Boolean(event.data.kept);
+        };
+        registration.active.postMessage({ keep: ctx.urls.page }, [channel.port2]);
+      })
+      .catch(function () {
+        // No service worker (a private window, an insecure origin): online only.
+      });
+  }
+  if (!ctx.urls.pyodide) {
+    return; // Pyodide not installed: the server-rendered flow only.
+  }
+  var started = performance.now();
+  worker = new Worker(ctx.urls.worker, { type: "module" });
+  worker.onmessage = function (event) {
+    var data = event.data;
+    if (data.ready) {
+      window.tanteoTablet.loadMs = performance.now() - started;
+      openEngine().then(
+        function () {
+          if (navigating) {
+            return; // a server-rendered step is on its way: that page takes over
+          }
+          engineReady = true;
+          if (ahead) {
+            document.querySelectorAll("ul.messages").forEach(function (node) {
+              node.remove();
+            });
+          }
+          save();
+          render();
+          sync();
+        },
+        function (error) {
+          window.tanteoTablet.failed = String(error);
+          section.querySelectorAll("button").forEach(function (b) {
+            b.disabled = false;
+          });
+        }
+      );
+    } else if (data.failed) {
+      window.tanteoTablet.failed = data.failed;
+      section.querySelectorAll("button").forEach(function (b) {
+        b.disabled = false;
+      });
+    } else if (requests[data.id]) {
+      var resolve = requests[data.id];
+      delete requests[data.id];
+      resolve(data.answer);
+    }
+  };
+})();
