@@ -69,6 +69,8 @@ MATCH_COLUMNS = [
     "tantos_b",
     "referee",
     "reason",
+    "provisional",
+    "confirmed_at",
 ]
 HAND_COLUMNS = [
     "match",
@@ -83,6 +85,7 @@ HAND_COLUMNS = [
     "status",
     "recorded_by",
     "recorded_at",
+    "corrected_at",
     "record",
 ]
 
@@ -179,6 +182,8 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.tantos_b,
                 m.referee.get_username() if m.referee else "",
                 m.reason,
+                1 if m.is_provisional else 0,
+                m.confirmed_at.isoformat() if m.confirmed_at else "",
             ]
 
     return _csv_lines(MATCH_COLUMNS, rows())
@@ -226,6 +231,7 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 hand.status,
                 hand.recorded_by.get_username() if hand.recorded_by else "",
                 hand.recorded_at.isoformat(),
+                hand.corrected_at.isoformat() if hand.corrected_at else "",
                 json.dumps(record, ensure_ascii=False, separators=(",", ":")),
             ]
 

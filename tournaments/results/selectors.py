@@ -142,10 +142,13 @@ def championship_revisions(
     stage_id: int | None = None,
     round_number: int | None = None,
     match_id: int | None = None,
+    action: str | None = None,
 ) -> QuerySet[HandRevision]:
     """Every result change of a championship (its audit log), newest first, optionally of
-    one stage, one round (of that stage) or one match."""
+    one stage, one round (of that stage), one match or one kind of change."""
     changes = HandRevision.objects.filter(match__stage__championship=championship)
+    if action is not None:
+        changes = changes.filter(action=action)
     if stage_id is not None:
         changes = changes.filter(match__stage_id=stage_id)
     if round_number is not None:
@@ -175,4 +178,38 @@ def disputed_matches(*, championship: Championship) -> QuerySet[MatchConfirmatio
         .select_related("match__stage", "match__round", "match__team_a", "match__team_b")
         .select_related("player", "by")
         .order_by("at")
+    )
+
+
+def match_for_results(*, user: Any, slug: str, match_id: int) -> tuple[Match, bool]:
+    """A match of championship ``slug`` whose results ``user`` may see and change, and
+    whether he manages the championship: its organisers, and its own referee; ``Http404``
+    for anyone else, as if it did not exist."""
+    match = (
+        Match.objects.select_related(
+            "stage__championship", "round", "group", "team_a", "team_b", "winner", "referee"
+        )
+        .filter(stage__championship__slug=slug, pk=match_id, team_b__isnull=False)
+        .first()
+    )
+    if match is None or not user.is_authenticated:
+        raise Http404("No such match.")
+    if can_manage(user, match.stage.championship):
+        return match, True
+    if match.referee_id is not None and match.referee_id == user.pk and user.is_active:
+        return match, False
+    raise Http404("No such match.")
+
+
+def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
+    """The championship's played results that are still provisional (not confirmed by both
+    sides), oldest first."""
+    return (
+        Match.objects.filter(
+            stage__championship=championship,
+            status=Match.Status.FINISHED,
+            confirmed_at__isnull=True,
+        )
+        .select_related("stage", "round", "team_a", "team_b")
+        .order_by("finished_at", "pk")
     )
