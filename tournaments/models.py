@@ -379,7 +379,11 @@ class Match(models.Model):
         """A result played out at the table that its sides have not both confirmed yet.
 
         Walkovers, forfeits and byes are the organiser's decision: never provisional."""
-        return self.status == self.Status.FINISHED and self.confirmed_at is None
+        return (
+            self.status == self.Status.FINISHED
+            and self.team_b_id is not None
+            and self.confirmed_at is None
+        )
 
 
 class Game(models.Model):

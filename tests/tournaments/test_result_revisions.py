@@ -341,3 +341,17 @@ def test_two_organisers_correcting_one_match_at_once_one_is_told_it_changed():
     corrected = HandRevision.objects.get(action="corrected")
     stored = Hand.objects.get(match=match, number=corrected.number)
     assert stored.record == corrected.after["record"]
+
+
+def test_a_bye_is_never_provisional_nor_confirmed(db, organiser):
+    championship = ChampionshipFactory()
+    championship.organisers.add(organiser)
+    for seed in range(1, 4):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    bye = next(m for m in stage_services.round_generate(stage=stage) if m.is_bye)
+    assert bye.status == Match.Status.FINISHED and not bye.is_provisional
+    with pytest.raises(TournamentError) as refused:
+        result_services.match_confirm(match=bye, side="A", by=organiser)
+    assert refused.value.code == "not_finished"
+    assert not result_selectors.provisional_matches(championship=championship).exists()

@@ -209,6 +209,7 @@ def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
             stage__championship=championship,
             status=Match.Status.FINISHED,
             confirmed_at__isnull=True,
+            team_b__isnull=False,
         )
         .select_related("stage", "round", "team_a", "team_b")
         .order_by("finished_at", "pk")

@@ -358,6 +358,11 @@ def hand_correct(
     match = _locked_match(hand.match)
     reason = _check_may_change(match, corrected_by, reason)
     _check_not_stale(match, expected_revision)
+    if match.status == Match.Status.WALKOVER:
+        # A forfeit keeps its hands, but its result is the organiser's decision.
+        raise TournamentError(
+            _("This match was decided by walkover: undo the walkover first."), code="walkover"
+        )
     entry = _check_entry(record)
     hands = list(match.hands.order_by("number"))
     target = next((h for h in hands if h.pk == hand.pk), None)
@@ -673,7 +678,7 @@ def _answer(
             _("Only the organiser or the match's referee may record the sides' answers."),
             code="not_match_referee",
         )
-    if match.status != Match.Status.FINISHED:
+    if match.status != Match.Status.FINISHED or match.is_bye:
         raise TournamentError(
             _("Only a result played to its end is confirmed: this match is not over."),
             code="not_finished",

@@ -190,7 +190,7 @@ def _standings_context(request: HttpRequest, slug: str, stage_id: int) -> dict[s
         ]
         tables.append({"title": str(group) if group else "", "rows": rows})
     provisional = stage.matches.filter(
-        status=Match.Status.FINISHED, confirmed_at__isnull=True
+        status=Match.Status.FINISHED, confirmed_at__isnull=True, team_b__isnull=False
     ).count()
     return {
         "championship": championship,
