@@ -364,3 +364,18 @@ def test_a_walkover_needs_no_confirmation(day, organiser):
     assert refused.value.code == "not_finished"
     assert not MatchConfirmation.objects.filter(match=other).exists()
     assert Match.objects.get(pk=other.pk).confirmed_at is None
+
+
+def test_the_table_list_prints_alone(client, day, organiser):
+    client.force_login(organiser)
+    url = reverse("organiser:print_round", args=[day["championship"].slug, day["stage"].pk, 1])
+    page = html(client.get(url, {"sheets": "0"}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "sheet--pairings" in page and "sheet--scoresheet" not in page
+    assert "print.pdf?sheets=0" in page
+    if printing.pdf_unavailable_reason() is None:
+        pdf = client.get(
+            url.replace("print/", "print.pdf"), {"sheets": "0"}, HTTP_ACCEPT_LANGUAGE="en"
+        )
+        text = pdf_text(pdf.content)
+        assert "Table" in text and day["match"].team_a.name in text
+        assert "Scoresheet" not in text

@@ -117,13 +117,17 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
     round_ = stage_selectors.round_of(stage=stage, number=number)
     matches = sorted(_with_players(stage_selectors.round_matches(round=round_)), key=_table_key)
     played = [m for m in matches if not m.is_bye]
+    # ?sheets=0: the table list alone, a one-page PDF drawn at once whatever the round's
+    # size (the scoresheets of a round of 50 tables take WeasyPrint tens of seconds).
+    with_sheets = request.GET.get("sheets") != "0"
     return {
         "championship": championship,
         "stage": stage,
         "round": round_,
         "matches": played,
         "byes": [m for m in matches if m.is_bye],
-        "sheets": [_scoresheet(request, m) for m in played],
+        "sheets": [_scoresheet(request, m) for m in played] if with_sheets else [],
+        "with_sheets": with_sheets,
         "rules_summary": championship_selectors.rules_summary(championship),
     }
 
