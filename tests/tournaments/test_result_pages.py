@@ -72,6 +72,9 @@ def test_the_organiser_corrects_hand_2_and_the_standings_and_history_follow(clie
     assert page.status_code == 200
     shown = json.loads(page.context["form"].initial["record"])
     assert shown == day["hands"][1].record
+    # The keys of the record are named on the page.
+    captain = day["match"].team_a.memberships.first().player
+    assert f"<code>{captain.record_key}</code> {captain.name}" in html(page)
     standings = reverse("tournaments:standings", args=[day["championship"].slug, day["stage"].pk])
     assert client.get(standings).context["tables"][0].lines[0]["line"].wins == 1
 

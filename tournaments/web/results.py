@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from tournaments.championships import selectors as championship_selectors
 from tournaments.io.exports import BOM, cell
 from tournaments.models import Championship, Hand, Match
+from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.web.forms import add_service_error
@@ -192,6 +193,8 @@ def _change_page(
     request: HttpRequest, match: Match, hand: Hand, form: Any, template: str
 ) -> HttpResponse:
     problem = result_selectors.result_change_problem(match=match, user=request.user)
+    # The record names players by key (p<id>) and sides A and B: say who is who.
+    keys = records.names(result_selectors.match_detail(pk=match.pk))
     return render(
         request,
         template,
@@ -199,6 +202,7 @@ def _change_page(
             "championship": match.stage.championship,
             "match": match,
             "hand": hand,
+            "keys": sorted(keys.items()),
             "form": form,
             "change_problem": problem.text if problem is not None else "",
         },
