@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.sheet, name="sheet"),
     path("matches/<int:match_id>/seats/", views.seats, name="seats"),
     path("matches/<int:match_id>/undo/", views.undo, name="undo"),
+    path("matches/<int:match_id>/confirm/", views.confirm, name="confirm"),
 ]
 
 # The offline-first tablet (referees.tablet): its engine, worker, service worker, manifest.

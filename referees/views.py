@@ -46,6 +46,7 @@ from tournaments.models import Match
 from tournaments.results import drafts
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
+from tournaments.web.results_forms import AnswerForm
 
 DEVICE_COOKIE = "tanteo_device"
 _DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -251,6 +252,7 @@ def _render(
         context["held_summary"] = held.summary() if not held.choosing_pairs else []
     if entry is not None and not held_elsewhere:
         _entry_context(context, sheet, entry, forms)
+    context["confirm"] = _confirm_context(match, request.user, forms)
     response = render(request, "referees/sheet.html", context, status=status)
     return _with_device(request, response)
 
@@ -308,6 +310,63 @@ def _card_players(sheet: selectors.Sheet, entry: Entry) -> list[tuple[str, str]]
     """The players of the part being entered, in team order, with their names."""
     order = entry.current.state.order if entry.parts else ()
     return [(p, sheet.names.get(p, p)) for p in entry.team_order() if p in order]
+
+
+def _confirm_context(match: Any, user: Any, forms: dict[str, Any]) -> dict[str, Any] | None:
+    """The sides' answers to a finished result, and a form for each side still to answer:
+    the referee hands the tablet to the side, whose player confirms or disputes."""
+    if match.is_bye or match.status != Match.Status.FINISHED:
+        return None
+    answers = result_selectors.match_confirmations(match=match)
+    sides = []
+    for side, team in (("A", match.team_a), ("B", match.team_b)):
+        answer = answers.get(side)
+        form = None
+        if answer is None:
+            form = forms.get(f"answer{side}") or AnswerForm(match=match, side=side)
+        sides.append({"side": side, "team": team, "answer": answer, "form": form})
+    return {"sides": sides, "confirmed": match.confirmed_at is not None}
+
+
+@login_required
+def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A side answers the result on the tablet: its player confirms it, or disputes it with
+    a comment (then it goes to the organiser's queue)."""
+    match = selectors.match_for_referee(user=request.user, pk=match_id)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    side = request.POST.get("side", "")
+    if side not in ("A", "B") or match.is_bye:
+        messages.error(request, _("Choose the side that answers."))
+        return redirect("referees:sheet", match.pk)
+    form = AnswerForm(request.POST, match=match, side=side)
+    dispute = request.POST.get("op") == "dispute"
+    if form.is_valid():
+        try:
+            if dispute:
+                result_services.match_dispute(
+                    match=match,
+                    side=side,
+                    comment=form.cleaned_data["comment"],
+                    by=request.user,
+                    player=form.chosen(),
+                )
+            else:
+                result_services.match_confirm(
+                    match=match, side=side, by=request.user, player=form.chosen()
+                )
+        except TournamentError as exc:
+            messages.error(request, exc.text)
+        else:
+            done = (
+                _("%(team)s disputes the result: the organiser has been told.")
+                if dispute
+                else _("%(team)s confirms the result.")
+            )
+            messages.success(request, done % {"team": form.team.name})
+            return redirect("referees:sheet", match.pk)
+    match_sheet = selectors.match_sheet(match=match)
+    return _render(request, match_sheet, None, forms={f"answer{side}": form}, status=400)
 
 
 def _problem_text(match: Any, user: Any) -> str:

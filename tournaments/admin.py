@@ -7,7 +7,9 @@ from tournaments.models import (
     Game,
     Group,
     Hand,
+    HandRevision,
     Match,
+    MatchConfirmation,
     Membership,
     Player,
     Round,
@@ -150,6 +152,38 @@ class HandAdmin(admin.ModelAdmin):
     list_display = ["__str__", "match", "points_a", "points_b", "status", "recorded_by"]
     list_select_related = ["match__team_a", "match__team_b", "recorded_by"]
     readonly_fields = [f.name for f in Hand._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(HandRevision)
+class HandRevisionAdmin(admin.ModelAdmin):
+    """The history of results: read only, it is the record of what happened."""
+
+    list_display = ["at", "match", "number", "action", "side", "by", "reason"]
+    list_filter = ["action"]
+    list_select_related = ["match__team_a", "match__team_b", "by"]
+    readonly_fields = [f.name for f in HandRevision._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(MatchConfirmation)
+class MatchConfirmationAdmin(admin.ModelAdmin):
+    """The sides' answers: changed through the organiser's pages, kept in the history."""
+
+    list_display = ["match", "side", "status", "player", "on_behalf", "by", "at"]
+    list_filter = ["status"]
+    list_select_related = ["match__team_a", "match__team_b", "player", "by"]
+    readonly_fields = [f.name for f in MatchConfirmation._meta.fields]
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -472,6 +472,9 @@ class Match(models.Model):
     # replaying the match. Null (a match from before it existed) or out of step with the
     # hands (its "hands" count differs): the hands are replayed once and it is stored.
     state = models.JSONField(_("match state"), null=True, blank=True, editable=False)
+    # When both sides (or the organiser for them) confirmed the played result; cleared when
+    # a hand changes. A finished match without it is provisional (``is_provisional``).
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")
@@ -540,6 +543,17 @@ class Match(models.Model):
         self.tantos_a = sum(g.score_a for g in games)
         self.tantos_b = sum(g.score_b for g in games)
         return credited
+
+    @property
+    def is_provisional(self) -> bool:
+        """A result played out at the table that its sides have not both confirmed yet.
+
+        Walkovers, forfeits and byes are the organiser's decision: never provisional."""
+        return (
+            self.status == self.Status.FINISHED
+            and self.team_b_id is not None
+            and self.confirmed_at is None
+        )
 
 
 class Game(models.Model):
@@ -660,6 +674,105 @@ class HandDraft(models.Model):
 
     def __str__(self) -> str:
         return _("Hand %(number)s in progress") % {"number": self.number}
+
+
+class HandRevision(models.Model):
+    """One change of a match's result, for its history and the championship's audit log.
+
+    Written by the results services themselves (``tournaments.results.services``), whoever
+    calls them: the tablet, the API, the organiser's pages. A hand's change keeps the hand
+    before and after (``{"record", "points", "score"}``, None for a hand that did not or no
+    longer exists); a walkover its decision; a confirmation or a dispute the side and who.
+    """
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("Hand recorded")
+        CORRECTED = "corrected", _("Hand corrected")
+        REMOVED = "removed", _("Hand removed")
+        WALKOVER = "walkover", _("Walkover")
+        CONFIRMED = "confirmed", _("Result confirmed")
+        DISPUTED = "disputed", _("Result disputed")
+
+    HAND_ACTIONS = (Action.RECORDED, Action.CORRECTED, Action.REMOVED)
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="revisions", verbose_name=_("match")
+    )
+    # The hand's number when the change was made (empty for a change of the whole match).
+    number = models.PositiveIntegerField(_("hand number"), null=True, blank=True)
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    # "A" or "B" for a confirmation or a dispute.
+    side = models.CharField(_("side"), max_length=1, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("result change")
+        verbose_name_plural = _("result changes")
+        ordering = ["match", "pk"]
+        indexes = [models.Index(fields=["match", "number"], name="revision_match_hand")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} #{self.number or ''}"
+
+
+class MatchConfirmation(models.Model):
+    """One side's answer to its match's result: confirmed or disputed.
+
+    ``player`` is who answered at the table (the cap de colla, or any player of the side),
+    ``by`` the account that recorded it (the referee holding the tablet, or the organiser
+    confirming for the side, ``on_behalf``). Removed when a hand of the match changes.
+    """
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="confirmations", verbose_name=_("match")
+    )
+    side = models.CharField(_("side"), max_length=1, choices=[("A", "A"), ("B", "B")])
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    on_behalf = models.BooleanField(_("confirmed by the organiser"), default=False)
+    comment = models.TextField(_("comment"), blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+        ordering = ["match", "side"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "side"], name="confirmation_side_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.side}: {self.get_status_display()}"
 
 
 class StandingsSnapshot(models.Model):

@@ -32,6 +32,14 @@ class MatchSerializer(serializers.ModelSerializer):
     outcome = serializers.CharField(
         read_only=True, help_text="played, walkover, forfeit, bye; empty until decided."
     )
+    provisional = serializers.BooleanField(
+        source="is_provisional",
+        read_only=True,
+        help_text="A result played to its end that its two sides have not both confirmed.",
+    )
+    confirmed_at = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="When both sides had confirmed the result."
+    )
 
     class Meta:
         model = Match
@@ -58,6 +66,8 @@ class MatchSerializer(serializers.ModelSerializer):
             "tantos_a",
             "tantos_b",
             "reason",
+            "provisional",
+            "confirmed_at",
         ]
         read_only_fields = fields
 

@@ -239,3 +239,28 @@ def test_a_referee_taken_out_of_the_group_can_no_longer_write_through_the_api(db
         assert response.status_code in (400, 403), response.content
         assert response.json()["error"]["code"] == "not_referee"
     assert Hand.objects.filter(match=match).count() == 1
+
+
+def test_hands_posted_and_undone_through_the_api_are_in_the_history(db):
+    """The results services keep the history whoever calls them: the API too. A retried
+    post (same hand again) adds nothing; the undo is refused once a side confirmed."""
+    from tournaments.models import HandRevision
+    from tournaments.results import services as result_services
+
+    referee = RefereeFactory()
+    match = one_match(referee=referee)
+    api = client_for(referee)
+    for number in (1, 2):
+        body = {"number": number, "events": falta(match)}
+        assert api.post(url(match), body, format="json").status_code == 201
+    assert api.post(url(match), body, format="json").status_code == 200  # a retry
+    rows = list(HandRevision.objects.values_list("action", "number", "by"))
+    assert rows == [("recorded", 1, referee.pk), ("recorded", 2, referee.pk)]
+    assert api.get(f"{V1}/matches/{match.pk}/").json()["provisional"] is True
+
+    result_services.match_confirm(match=match, side="A", by=referee)
+    refused = api.delete(f"{url(match)}last/")
+    assert refused.status_code in (400, 409)
+    assert refused.json()["error"]["code"] == "result_confirmed"
+    assert Hand.objects.filter(match=match).count() == 2
+    assert HandRevision.objects.count() == 3  # the confirmation, and nothing else

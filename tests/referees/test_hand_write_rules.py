@@ -158,7 +158,7 @@ def test_the_services_refuse_whoever_may_not_referee(one_hand, referee, user_fac
     with refused("not_referee"):
         result_services.hand_record(match=one_hand, record=TWO_TRICKS_A, recorded_by=user)
     with refused("not_referee"):
-        result_services.hand_correct(hand=hand, record=TWO_TRICKS_A, corrected_by=user)
+        result_services.hand_correct(hand=hand, record=TWO_TRICKS_A, corrected_by=user, reason="x")
     with refused("not_referee"):
         result_services.hand_delete_last(match=one_hand, deleted_by=user)
     with refused("not_referee"):
@@ -175,7 +175,9 @@ def test_the_services_write_no_hand_unless_running(one_hand, referee, status):
         with refused("championship_not_running"):
             result_services.hand_record(match=one_hand, record=TWO_TRICKS_A, recorded_by=user)
         with refused("championship_not_running"):
-            result_services.hand_correct(hand=hand, record=TWO_TRICKS_A, corrected_by=user)
+            result_services.hand_correct(
+                hand=hand, record=TWO_TRICKS_A, corrected_by=user, reason="x"
+            )
         with refused("championship_not_running"):
             result_services.hand_delete_last(match=one_hand, deleted_by=user)
     assert Hand.objects.count() == 1

@@ -101,6 +101,9 @@ def test_random_matches_store_the_engines_context(db, preset, team_size, seed):
     # chico ends earlier): then the correction is refused and nothing changes.
     with contextlib.suppress(TournamentError):
         result_services.hand_correct(
-            hand=first, record={"events": [{"trick": "A"}, {"trick": "A"}]}, corrected_by=None
+            hand=first,
+            record={"events": [{"trick": "A"}, {"trick": "A"}]},
+            corrected_by=None,
+            reason="Mal anotada",
         )
     assert_stored_as_the_engine_says(match)

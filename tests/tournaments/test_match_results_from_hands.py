@@ -61,6 +61,8 @@ def test_the_mano_rotates_and_the_winner_is_derived(match, referee):
 
 
 def test_a_correction_derives_the_result_again(match, referee):
+    # The match's own referee may correct it (until a side confirms the result).
+    result_services.match_assign(match=match, referee=referee)
     first = result_services.hand_record(
         match=match, record=chico_hand(match, "A"), recorded_by=referee
     )
@@ -69,7 +71,9 @@ def test_a_correction_derives_the_result_again(match, referee):
     assert match.winner_id == match.team_a_id
 
     fixed = dict(first.record, events=[*first.record["events"][:2], {"envido_winner": "B"}])
-    result_services.hand_correct(hand=first, record=fixed, corrected_by=referee)
+    result_services.hand_correct(
+        hand=first, record=fixed, corrected_by=referee, reason="Mal anotada"
+    )
 
     match.refresh_from_db()
     assert match.winner is None

@@ -84,7 +84,9 @@ def test_a_correction_rewrites_from_the_corrected_hand_on(match):
     hands = list(match.hands.order_by("number"))
     corrected = hands[9]  # a void hand becomes a point to B: the scores after it change
     with CaptureQueriesContext(connection) as queries:
-        result_services.hand_correct(hand=corrected, record=point("B"), corrected_by=None)
+        result_services.hand_correct(
+            hand=corrected, record=point("B"), corrected_by=None, reason="Mal anotada"
+        )
     (update,) = [q for q in writes(queries, "tournaments_hand") if "CASE" in q]
     rewritten = {int(pk) for pk in re.findall(r"\d+", update.rsplit(" IN (", 1)[1])}
     assert rewritten == {h.pk for h in hands[9:]}

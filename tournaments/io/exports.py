@@ -72,6 +72,8 @@ MATCH_COLUMNS = [
     "reason",
     # Added columns go last: a script reading columns by position keeps working.
     "round_name",
+    "provisional",
+    "confirmed_at",
 ]
 HAND_COLUMNS = [
     "match",
@@ -87,7 +89,9 @@ HAND_COLUMNS = [
     "recorded_by",
     "recorded_at",
     "record",
+    # Added columns go last: a script reading columns by position keeps working.
     "mano",
+    "corrected_at",
 ]
 
 
@@ -186,6 +190,8 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.referee.get_username() if m.referee else "",
                 m.reason,
                 m.round.name_in(m.stage),
+                1 if m.is_provisional else 0,
+                _local(m.confirmed_at, zone),
             ]
 
     return _csv_lines(MATCH_COLUMNS, rows())
@@ -292,6 +298,7 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 _local(hand.recorded_at, zone),
                 json.dumps(record, ensure_ascii=False, separators=(",", ":")),
                 names.get(mano, mano),
+                _local(hand.corrected_at, zone),
             ]
 
     return _csv_lines(HAND_COLUMNS, rows())

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, can_manage, is_referee
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Hand, HandDraft, Match
+from tournaments.models import Championship, Hand, HandDraft, HandRevision, Match, MatchConfirmation
 
 
 def match_detail(*, pk: int) -> Match:
@@ -137,4 +137,127 @@ def match_draft(*, match: Match, hands: int | None = None) -> DraftView:
         draft.updated_at,
         draft.held_since,
         match.entry,
+    )
+
+
+def result_change_problem(*, match: Match, user: Any | None) -> TournamentError | None:
+    """Why ``user`` may not correct or remove a hand of ``match`` now, or ``None``.
+
+    On top of :func:`hand_write_problem`: the organiser (whoever manages the championship)
+    always may; the match's own referee only until a side has confirmed the result; any
+    other referee never. ``None`` is the system.
+    """
+    problem = hand_write_problem(match=match, user=user)
+    if problem is not None or user is None:
+        return problem
+    if can_manage(user, match.stage.championship):
+        return None
+    if match.referee_id is None or match.referee_id != user.pk:
+        return TournamentError(
+            _(
+                "Only the organiser or the match's referee may correct its hands: "
+                "nothing was saved."
+            ),
+            code="not_match_referee",
+        )
+    if match.confirmations.filter(status=MatchConfirmation.Status.CONFIRMED).exists():
+        return TournamentError(
+            _(
+                "The result has been confirmed at the table: only the organiser may correct "
+                "it now. Nothing was saved."
+            ),
+            code="result_confirmed",
+        )
+    return None
+
+
+def last_revision(*, match: Match) -> int:
+    """The id of the match's latest result change (0 before any): a correction form carries
+    it, so a correction made on a page older than another change is refused."""
+    latest = HandRevision.objects.filter(match=match).order_by("-pk").values_list("pk", flat=True)
+    return latest.first() or 0
+
+
+def match_revisions(*, match: Match) -> QuerySet[HandRevision]:
+    """The result changes of a match, oldest first, with who made them."""
+    return HandRevision.objects.filter(match=match).select_related("by").order_by("pk")
+
+
+def championship_revisions(
+    *,
+    championship: Championship,
+    stage_id: int | None = None,
+    round_number: int | None = None,
+    match_id: int | None = None,
+    action: str | None = None,
+) -> QuerySet[HandRevision]:
+    """Every result change of a championship (its audit log), newest first, optionally of
+    one stage, one round (of that stage), one match or one kind of change."""
+    changes = HandRevision.objects.filter(match__stage__championship=championship)
+    if action is not None:
+        changes = changes.filter(action=action)
+    if stage_id is not None:
+        changes = changes.filter(match__stage_id=stage_id)
+    if round_number is not None:
+        changes = changes.filter(match__round__number=round_number)
+    if match_id is not None:
+        changes = changes.filter(match_id=match_id)
+    return changes.select_related(
+        "by", "match__stage", "match__round", "match__team_a", "match__team_b"
+    ).order_by("-pk")
+
+
+def match_confirmations(*, match: Match) -> dict[str, MatchConfirmation]:
+    """Each side's answer to the result (``{"A": ..., "B": ...}``; a side without one is
+    missing)."""
+    return {
+        c.side: c for c in MatchConfirmation.objects.filter(match=match).select_related("player")
+    }
+
+
+def disputed_matches(*, championship: Championship) -> QuerySet[MatchConfirmation]:
+    """The organiser's queue: the disputes of a championship's results, oldest first."""
+    return (
+        MatchConfirmation.objects.filter(
+            match__stage__championship=championship,
+            status=MatchConfirmation.Status.DISPUTED,
+        )
+        .select_related("match__stage", "match__round", "match__team_a", "match__team_b")
+        .select_related("player", "by")
+        .order_by("at")
+    )
+
+
+def match_for_results(*, user: Any, slug: str, match_id: int) -> tuple[Match, bool]:
+    """A match of championship ``slug`` whose results ``user`` may see and change, and
+    whether he manages the championship: its organisers, and its own referee; ``Http404``
+    for anyone else, as if it did not exist."""
+    match = (
+        Match.objects.select_related(
+            "stage__championship", "round", "group", "team_a", "team_b", "winner", "referee"
+        )
+        .filter(stage__championship__slug=slug, pk=match_id, team_b__isnull=False)
+        .first()
+    )
+    if match is None or not user.is_authenticated:
+        raise Http404("No such match.")
+    if can_manage(user, match.stage.championship):
+        return match, True
+    if match.referee_id is not None and match.referee_id == user.pk and user.is_active:
+        return match, False
+    raise Http404("No such match.")
+
+
+def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
+    """The championship's played results that are still provisional (not confirmed by both
+    sides), oldest first."""
+    return (
+        Match.objects.filter(
+            stage__championship=championship,
+            status=Match.Status.FINISHED,
+            confirmed_at__isnull=True,
+            team_b__isnull=False,
+        )
+        .select_related("stage", "round", "team_a", "team_b")
+        .order_by("finished_at", "pk")
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -21,12 +21,29 @@ from scoring import HandStatus, MatchHand, MatchResult, MatchState
 from scoring.errors import EngineError
 from scoring.rules import RuleSet
 from tournaments import tasks
-from tournaments.championships.selectors import MEMBERS_IN_ORDER, is_referee, rules_spec
+from tournaments.championships.selectors import (
+    MEMBERS_IN_ORDER,
+    can_manage,
+    is_referee,
+    rules_spec,
+)
 from tournaments.championships.services import team_check_ready
 from tournaments.errors import TournamentError, from_engine
-from tournaments.models import Game, Hand, Match, Round, Stage, Team
+from tournaments.models import (
+    Game,
+    Hand,
+    HandDraft,
+    HandRevision,
+    Match,
+    MatchConfirmation,
+    Player,
+    Round,
+    Stage,
+    Team,
+)
 from tournaments.results import records
-from tournaments.results.selectors import hand_write_problem
+from tournaments.results.selectors import hand_write_problem, last_revision, result_change_problem
+from tournaments.signals import announce
 from tournaments.stages.rounds import bracket_sync
 from tournaments.standings import services as standing_services
 
@@ -221,12 +238,13 @@ def hand_record(
         scored, state = _score_next_or_fail(match, state, entry)
         hand = Hand(match=match, number=count + 1, record=entry, recorded_by=recorded_by)
         _derive(match, [hand], [scored], state)
-        return hand
-    # No state in step with the hands (a match stored before states existed): replay once.
-    hands = list(match.hands.order_by("number"))
-    result = _score_or_fail(match, [h.record for h in hands] + [entry])
-    hand = Hand(match=match, number=count + 1, record=entry, recorded_by=recorded_by)
-    _derive(match, [*hands, hand], result.hands, result.state)
+    else:
+        # No state in step with the hands (a match stored before states existed): replay.
+        hands = list(match.hands.order_by("number"))
+        result = _score_or_fail(match, [h.record for h in hands] + [entry])
+        hand = Hand(match=match, number=count + 1, record=entry, recorded_by=recorded_by)
+        _derive(match, [*hands, hand], result.hands, result.state)
+    _revise(match, [_revision(hand.number, HandRevision.Action.RECORDED, None, hand)], recorded_by)
     return hand
 
 
@@ -256,39 +274,212 @@ def match_hands_import(
         for k, entry in enumerate(entries, start=1)
     ]
     _derive(match, existing + created, result.hands, result.state)
+    recorded = HandRevision.Action.RECORDED
+    _revise(match, [_revision(h.number, recorded, None, h) for h in created], recorded_by)
     return created
+
+
+def _hand_view(hand: Hand) -> dict[str, Any]:
+    """What a revision keeps of a hand: its entry and what the engine made of it."""
+    return {
+        "record": hand.record,
+        "points": {"A": hand.points_a, "B": hand.points_b},
+        "score": {"A": hand.score_a, "B": hand.score_b},
+        "status": hand.status,
+    }
+
+
+def _revision(
+    number: int | None,
+    action: str,
+    before: Hand | dict[str, Any] | None,
+    after: Hand | dict[str, Any] | None,
+    *,
+    reason: str = "",
+    side: str = "",
+) -> HandRevision:
+    def view(value: Hand | dict[str, Any] | None) -> dict[str, Any] | None:
+        return _hand_view(value) if isinstance(value, Hand) else value
+
+    return HandRevision(
+        number=number,
+        action=action,
+        before=view(before),
+        after=view(after),
+        reason=reason,
+        side=side,
+    )
+
+
+def _revise(match: Match, revisions: Sequence[HandRevision], by: AbstractBaseUser | None) -> None:
+    """Keep the history of a result change and tell whoever follows the match.
+
+    The one place every service that changes a result goes through, so the tablet, the
+    API and the organiser's pages all leave the same trail. A hand corrected or removed
+    changes the result its sides may have confirmed: their answers are dropped, the result
+    is provisional again until they (or the organiser) confirm it anew.
+    """
+    for revision in revisions:
+        revision.match = match
+        revision.by = by
+    HandRevision.objects.bulk_create(revisions)
+    changed = {HandRevision.Action.CORRECTED, HandRevision.Action.REMOVED}
+    if any(r.action in changed for r in revisions):
+        MatchConfirmation.objects.filter(match=match).delete()
+        Match.objects.filter(pk=match.pk).update(confirmed_at=None)
+        match.confirmed_at = None
+    announce(
+        championship_id=match.stage.championship_id,
+        stage_id=match.stage_id,
+        match_id=match.pk,
+        what="hand",
+    )
+
+
+def _check_may_change(match: Match, user: AbstractBaseUser | None, reason: str | None) -> str:
+    """Refuse a correction or a removal ``user`` may not make (``result_change_problem``)
+    or one without its reason (``None``: a reason is not asked, the tablet's undo)."""
+    problem = result_change_problem(match=match, user=user)
+    if problem is not None:
+        raise problem
+    if reason is None:
+        return ""
+    if not reason.strip():
+        raise TournamentError(
+            _("Give the reason for the change: it is kept in the match's history."),
+            code="reason_missing",
+        )
+    return reason.strip()
+
+
+def _check_not_stale(match: Match, expected_revision: int | None) -> None:
+    """Refuse a change decided on a page older than the match's last result change."""
+    if expected_revision is not None and expected_revision != last_revision(match=match):
+        raise TournamentError(
+            _(
+                "The result of this match has changed since this page was shown (someone "
+                "else changed it): nothing was saved. Check the hands and try again."
+            ),
+            code="stale_result",
+        )
 
 
 @transaction.atomic
 def hand_correct(
-    *, hand: Hand, record: Mapping[str, Any], corrected_by: AbstractBaseUser | None
+    *,
+    hand: Hand,
+    record: Mapping[str, Any],
+    corrected_by: AbstractBaseUser | None,
+    reason: str,
+    expected_revision: int | None = None,
 ) -> Hand:
-    """Replace a recorded hand (a referee fixing a mistake) and derive everything again.
+    """Replace any recorded hand of a match, with the reason, and derive everything again.
 
-    The whole match is re-scored with the corrected hand; if any hand becomes illegal, or a
-    later hand is no longer possible (the match now ends earlier), nothing changes.
+    The organiser may correct any hand at any time; the match's referee until a side has
+    confirmed the result (``results.selectors.result_change_problem``). The whole match is
+    re-scored by the engine with the corrected hand; if any hand becomes illegal, or a
+    later hand is no longer possible (the match now ends earlier), nothing changes. A
+    bracket whose next match already has hands refuses a changed winner
+    (``bracket_conflict``). ``expected_revision`` (``results.selectors.last_revision`` when
+    the page was shown) refuses a change made meanwhile by someone else (``stale_result``).
+    The revision (before, after, who, why) is kept; the sides' confirmations are dropped.
     """
     match = _locked_match(hand.match)
-    _check_may_write(match, corrected_by)
+    reason = _check_may_change(match, corrected_by, reason)
+    _check_not_stale(match, expected_revision)
+    if match.status == Match.Status.WALKOVER:
+        # A forfeit keeps its hands, but its result is the organiser's decision.
+        raise TournamentError(
+            _("This match was decided by walkover: undo the walkover first."), code="walkover"
+        )
     entry = _check_entry(record)
     hands = list(match.hands.order_by("number"))
+    target = next((h for h in hands if h.pk == hand.pk), None)
+    if target is None:
+        raise TournamentError(_("This hand no longer exists."), code="no_hand")
+    if target.record == entry:
+        raise TournamentError(
+            _("The corrected hand is the same as the recorded one: nothing to change."),
+            code="no_change",
+        )
+    before = _hand_view(target)
     entries = [entry if h.pk == hand.pk else h.record for h in hands]
     result = _score_or_fail(match, entries)
-    target = next(h for h in hands if h.pk == hand.pk)
     target.record = entry
     target.recorded_by = corrected_by or target.recorded_by
     target.corrected_at = timezone.now()
     target.save(update_fields=["record", "recorded_by", "corrected_at"])
     _derive(match, hands, result.hands, result.state)
+    revision = _revision(
+        target.number, HandRevision.Action.CORRECTED, before, target, reason=reason
+    )
+    _revise(match, [revision], corrected_by)
     return target
 
 
 @transaction.atomic
-def hand_delete_last(*, match: Match, deleted_by: AbstractBaseUser | None = None) -> None:
+def hand_remove(
+    *,
+    hand: Hand,
+    removed_by: AbstractBaseUser | None,
+    reason: str,
+    expected_revision: int | None = None,
+) -> None:
+    """Remove any hand of a match (one recorded by mistake), with the reason.
+
+    The later hands move up one number and the match is replayed through the engine
+    without it: if a later hand is illegal there (another mano, another score), nothing
+    changes. Who may, the bracket, ``expected_revision`` and the history: as
+    :func:`hand_correct`.
+    """
+    match = _locked_match(hand.match)
+    reason = _check_may_change(match, removed_by, reason)
+    _check_not_stale(match, expected_revision)
+    if match.status == Match.Status.WALKOVER:
+        raise TournamentError(
+            _("This match was decided by walkover: undo the walkover first."), code="walkover"
+        )
+    hands = list(match.hands.order_by("number"))
+    target = next((h for h in hands if h.pk == hand.pk), None)
+    if target is None:
+        raise TournamentError(_("This hand no longer exists."), code="no_hand")
+    _remove(match, hands, target, reason=reason, by=removed_by)
+
+
+def _remove(
+    match: Match, hands: list[Hand], target: Hand, *, reason: str, by: AbstractBaseUser | None
+) -> None:
+    """Delete ``target`` of ``hands`` (the match's, in order), renumber and derive again."""
+    remaining = [h for h in hands if h.pk != target.pk]
+    # Scored before anything is written: a refused removal stores nothing.
+    result = _score_or_fail(match, [h.record for h in remaining])
+    before = _hand_view(target)
+    number = target.number
+    target.delete()
+    # One at a time in ascending order, so "one number per hand" holds after every write.
+    for later in remaining[number - 1 :]:
+        later.number -= 1
+        later.save(update_fields=["number"])
+    if number < len(hands):
+        # An earlier hand removed: the hand in play at the table is still the next one,
+        # whose number moved back too. The last hand removed (the tablet's undo) is entered
+        # again as that number, so the draft of the hand after it is left to go stale.
+        HandDraft.objects.filter(match=match, number__gt=number).update(
+            number=F("number") - 1, revision=F("revision") + 1
+        )
+    _derive(match, remaining, result.hands, result.state)
+    removed = HandRevision.Action.REMOVED
+    _revise(match, [_revision(number, removed, before, None, reason=reason)], by)
+
+
+@transaction.atomic
+def hand_delete_last(
+    *, match: Match, deleted_by: AbstractBaseUser | None = None, reason: str = ""
+) -> None:
     """Delete the last hand of a match (as ``deleted_by``, ``None`` for the system) and
-    derive everything again."""
+    derive everything again: the tablet's undo, kept in the history like any removal."""
     match = _locked_match(match)
-    _check_may_write(match, deleted_by)
+    _check_may_change(match, deleted_by, None)
     hands = list(match.hands.order_by("number"))
     if not hands:
         raise TournamentError(_("This match has no hand to delete."), code="no_hand")
@@ -296,9 +487,7 @@ def hand_delete_last(*, match: Match, deleted_by: AbstractBaseUser | None = None
         raise TournamentError(
             _("This match was decided by walkover: undo the walkover first."), code="walkover"
         )
-    hands.pop().delete()
-    result = _score_or_fail(match, [h.record for h in hands])
-    _derive(match, hands, result.hands, result.state)
+    _remove(match, hands, hands[-1], reason=reason.strip(), by=deleted_by)
 
 
 _HAND_FIELDS = (
@@ -478,7 +667,126 @@ def match_walkover(
     match.finished_at = timezone.now()
     match.save()
     _result_changed(match)
+    decision = {
+        "winner": winner.name,
+        "outcome": match.outcome,
+        "chicos": {"A": match.chicos_a, "B": match.chicos_b},
+    }
+    walkover = HandRevision.Action.WALKOVER
+    _revise(match, [_revision(None, walkover, None, decision, reason=match.reason)], recorded_by)
     return match
+
+
+def _answer(
+    *,
+    match: Match,
+    side: str,
+    status: str,
+    by: AbstractBaseUser | None,
+    player: Player | None,
+    comment: str,
+) -> MatchConfirmation:
+    """Store one side's answer to the played result (the checks of both services)."""
+    match = _locked_match(match)
+    problem = hand_write_problem(match=match, user=by)
+    if problem is not None:
+        raise problem
+    organiser = by is None or can_manage(by, match.stage.championship)
+    if not organiser and match.referee_id != by.pk:
+        raise TournamentError(
+            _("Only the organiser or the match's referee may record the sides' answers."),
+            code="not_match_referee",
+        )
+    if match.status != Match.Status.FINISHED or match.is_bye:
+        raise TournamentError(
+            _("Only a result played to its end is confirmed: this match is not over."),
+            code="not_finished",
+        )
+    if side not in ("A", "B"):
+        raise TournamentError(_("Choose the side that answers."), code="bad_side")
+    team = match.team_a if side == "A" else match.team_b
+    if player is not None and not team.memberships.filter(player=player).exists():
+        raise TournamentError(
+            _("%(player)s does not play for %(team)s."),
+            code="not_in_team",
+            params={"player": player.name, "team": team.name},
+        )
+    existing = MatchConfirmation.objects.filter(match=match, side=side).first()
+    if existing is not None and not organiser:
+        raise TournamentError(
+            _("%(team)s has already answered: only the organiser may change it."),
+            code="already_answered",
+            params={"team": team.name},
+        )
+    answer = existing or MatchConfirmation(match=match, side=side)
+    answer.status = status
+    answer.player = player
+    answer.on_behalf = player is None and organiser
+    answer.comment = comment
+    answer.by = by
+    answer.save()
+    statuses = dict(MatchConfirmation.objects.filter(match=match).values_list("side", "status"))
+    confirmed = MatchConfirmation.Status.CONFIRMED
+    both = statuses.get("A") == confirmed and statuses.get("B") == confirmed
+    match.confirmed_at = (match.confirmed_at or timezone.now()) if both else None
+    match.save(update_fields=["confirmed_at"])
+    action = HandRevision.Action.CONFIRMED if status == confirmed else HandRevision.Action.DISPUTED
+    after = {"player": player.name if player else "", "on_behalf": answer.on_behalf}
+    _revise(match, [_revision(None, action, None, after, reason=comment, side=side)], by)
+    return answer
+
+
+@transaction.atomic
+def match_confirm(
+    *,
+    match: Match,
+    side: str,
+    by: AbstractBaseUser | None,
+    player: Player | None = None,
+) -> MatchConfirmation:
+    """Side ``side`` ("A" or "B") confirms the played result of ``match``.
+
+    At the table the referee hands the tablet to the side (its cap de colla, or any of its
+    players: ``player``); the organiser may confirm for a side (``player`` None), which also
+    settles its dispute. A side answers once at the table; the organiser may change any
+    answer. When both sides have confirmed, the result is no longer provisional
+    (``Match.confirmed_at``).
+    """
+    return _answer(
+        match=match,
+        side=side,
+        status=MatchConfirmation.Status.CONFIRMED,
+        by=by,
+        player=player,
+        comment="",
+    )
+
+
+@transaction.atomic
+def match_dispute(
+    *,
+    match: Match,
+    side: str,
+    comment: str,
+    by: AbstractBaseUser | None,
+    player: Player | None = None,
+) -> MatchConfirmation:
+    """Side ``side`` disputes the played result, saying why (``comment``): the match goes
+    to the organiser's queue (``results.selectors.disputed_matches``) and stays
+    provisional until the organiser corrects it or confirms for the side."""
+    if not comment.strip():
+        raise TournamentError(
+            _("Say what is wrong with the result: the organiser reads it."),
+            code="comment_missing",
+        )
+    return _answer(
+        match=match,
+        side=side,
+        status=MatchConfirmation.Status.DISPUTED,
+        by=by,
+        player=player,
+        comment=comment.strip(),
+    )
 
 
 def standings_invalidate(*, stage: Stage) -> None:

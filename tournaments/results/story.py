@@ -11,6 +11,7 @@ hand in progress (the tablet's draft) is shown up to its last valid event, or no
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +109,7 @@ class HandLine:
     status: str
     mano: str
     unusual: bool = False  # void, dealt again, or ended the chico: said beside the line
+    corrected_at: datetime.datetime | None = None  # marked: the organiser changed it since
 
     @property
     def text(self) -> str:
@@ -279,6 +281,7 @@ def hand_lines(match: Match, hands: Sequence[Hand]) -> list[HandLine]:
                 status=str(HAND_STATUS.get(hand.status, hand.status)) % {"game": game_word},
                 mano=_name(names, hand.order[0] if hand.order else None),
                 unusual=hand.status != "complete",
+                corrected_at=hand.corrected_at,
             )
         )
     lines.reverse()

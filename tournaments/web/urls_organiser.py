@@ -2,10 +2,36 @@
 
 from django.urls import path
 
-from tournaments.web import day
+from tournaments.web import day, printing, results
 from tournaments.web import organiser as views
 
 app_name = "organiser"
+
+_match = "<slug:slug>/matches/<int:match_id>"
+_round = "<slug:slug>/stages/<int:stage_id>/rounds/<int:number>"
+results_urls = [
+    path(f"{_match}/results/", results.match_results, name="match_results"),
+    path(f"{_match}/hands/<int:number>/correct/", results.hand_correct, name="hand_correct"),
+    path(f"{_match}/hands/<int:number>/remove/", results.hand_remove, name="hand_remove"),
+    path(f"{_match}/confirm/", results.match_confirm, name="match_confirm"),
+    path("<slug:slug>/disputes/", results.disputes, name="disputes"),
+    path("<slug:slug>/audit/", results.audit, name="audit"),
+    path("<slug:slug>/audit.csv", results.audit_csv, name="audit_csv"),
+    path(f"{_round}/print/", printing.round_sheets, name="print_round"),
+    path(f"{_round}/print.pdf", printing.round_sheets_pdf, name="print_round_pdf"),
+    path(f"{_match}/scoresheet/", printing.scoresheet, name="print_scoresheet"),
+    path(f"{_match}/scoresheet.pdf", printing.scoresheet_pdf, name="print_scoresheet_pdf"),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/standings/print/",
+        printing.standings,
+        name="print_standings",
+    ),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/standings/print.pdf",
+        printing.standings_pdf,
+        name="print_standings_pdf",
+    ),
+]
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -62,4 +88,5 @@ urlpatterns = [
     ),
     path("<slug:slug>/matches/<int:match_id>/walkover/", views.match_walkover, name="walkover"),
     path("<slug:slug>/export/<str:kind>.csv", views.export_csv, name="export"),
+    *results_urls,
 ]
