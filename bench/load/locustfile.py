@@ -8,7 +8,14 @@ variables); by hand, against a site already running on this machine:
         --host http://127.0.0.1:8000
 
 - ``Referee`` (one per table, ``BENCH_TABLES``): starts a hand every ``BENCH_HAND_EVERY``
-  seconds (30). A hand is what the tablet sends: the sheet is loaded, then each tap posts
+  seconds (30). With ``BENCH_TABLET=browser`` (the default) it is the offline-first tablet
+  (static/js/tablet-client.js): the sheet is loaded once, the engine runs here as it runs
+  in the tablet's Web Worker (``scoring.session.Session``, the same module), and a tap
+  reaches the server only as the draft sync (``PUT /api/v1/matches/{id}/draft/``, named
+  ``tap``, one per tap: the script's debounce at its busiest); the decided hand is posted
+  to ``POST /api/v1/matches/{id}/hands/`` with an ``Idempotency-Key`` (named ``save``: a
+  201 is required). With ``BENCH_TABLET=server``, the page without JavaScript: the sheet is
+  loaded, then each tap posts
   the page's hidden ``number`` and ``hand`` with one of the ``action`` buttons the page
   offers (chosen at random, going to the mazo less often, as the demo plays), ``BENCH_TAP_GAP``
   seconds apart (1 to 3), until the page offers "Save hand"; the save is posted, and the
@@ -41,6 +48,8 @@ import gevent
 from locust import FastHttpUser, between, constant_pacing, events, task
 from sheet import Sheet  # bench/load/sheet.py: Locust puts this folder on the path
 
+from scoring.session import Session
+
 DATA = json.loads(Path(os.environ.get("BENCH_LOAD_DATA", "bench/load/out/data.json")).read_text())
 TABLES = int(os.environ.get("BENCH_TABLES", len(DATA["referees"])))
 SPECTATORS = int(os.environ.get("BENCH_SPECTATORS", 2000))
@@ -48,6 +57,7 @@ HAND_EVERY = float(os.environ.get("BENCH_HAND_EVERY", 30))
 TAP_GAP = tuple(float(x) for x in os.environ.get("BENCH_TAP_GAP", "1,3").split(","))
 THINK = tuple(float(x) for x in os.environ.get("BENCH_THINK", "3,8").split(","))
 SUMMARY = os.environ.get("BENCH_SUMMARY", "")
+TABLET = os.environ.get("BENCH_TABLET", "browser")  # or "server": the page without JavaScript
 # A hand has a handful of events; more taps than this means the walk is lost.
 MAX_TAPS = 60
 
@@ -74,7 +84,81 @@ class Referee(FastHttpUser):
         self.over = False
         # Tables do not start in step: spread the first hands over one period.
         gevent.sleep(self.rng.uniform(0, HAND_EVERY))
-        self.sheet = self._load()
+        self.tablet: Session | None = None
+        if TABLET == "browser":
+            self._open_tablet()
+        else:
+            self.sheet = self._load()
+
+    # -- the offline-first tablet ----------------------------------------------------------
+    def _open_tablet(self) -> None:
+        """Load the sheet once and start the engine from its ``#tablet-context``."""
+        response = self.client.get(self.url, name="sheet")
+        found = re.search(
+            r'<script id="tablet-context" type="application/json">(.*?)</script>',
+            response.text or "",
+            re.S,
+        )
+        if response.status_code != 200 or found is None:
+            return
+        context = json.loads(found.group(1))
+        self.match = context["match"]
+        self.device = context["device"]
+        self.revision = context["draft"]["revision"]
+        self.tablet = Session(context["head"], context["state"])
+        token = next((c.value for c in self.client.cookiejar if c.name == "csrftoken"), "")
+        self.headers = {"X-CSRFToken": token, "Referer": f"{self.host}{self.url}"}
+
+    def _tablet_hand(self) -> None:
+        if self.tablet is None:
+            self._open_tablet()
+            if self.tablet is None:
+                return
+        view = self.tablet.view()
+        if view["over"]:
+            self.over = True
+            return
+        number = view["number"]
+        taps = 0
+        while not view["ready"] and taps < MAX_TAPS:
+            actions = view["actions"]
+            weights = [1 if "mazo" in a["event"] else 6 for a in actions]
+            event = self.rng.choices(actions, weights)[0]["event"]
+            view = self.tablet.run({"op": "event", "event": event})
+            body = {
+                "number": number,
+                "record": view["draft"],
+                "device": self.device,
+                "revision": self.revision,
+                "takeover": False,
+            }
+            with self.client.put(
+                f"/api/v1/matches/{self.match}/draft/",
+                json=body,
+                headers=self.headers,
+                name="tap",
+                catch_response=True,
+            ) as synced:
+                if synced.status_code == 200:
+                    self.revision = synced.json()["revision"]
+                else:
+                    synced.failure(f"draft answered {synced.status_code}")
+            taps += 1
+            gevent.sleep(self.rng.uniform(*TAP_GAP))
+        if not view["ready"]:
+            self.tablet = None  # lost: start again from the server's sheet
+            return
+        record = self.tablet.run({"op": "save"})["saved"]["record"]
+        with self.client.post(
+            f"/api/v1/matches/{self.match}/hands/",
+            json={"number": number, "device": self.device, **record},
+            headers={**self.headers, "Idempotency-Key": f"{self.device}-{number}"},
+            name="save",
+            catch_response=True,
+        ) as saved:
+            if saved.status_code != 201:
+                saved.failure(f"save answered {saved.status_code}, not 201")
+                self.tablet = None
 
     def _load(self) -> Sheet | None:
         """The sheet, or ``None`` when the server did not answer it (timeout, error)."""
@@ -90,6 +174,9 @@ class Referee(FastHttpUser):
     @task
     def hand(self) -> None:
         if self.over:
+            return
+        if TABLET == "browser":
+            self._tablet_hand()
             return
         sheet = self.sheet if self.sheet is not None and self.sheet.open else self._load()
         if sheet is None:
