@@ -44,6 +44,7 @@ from scoring.entry import EntryPart, HandEntry
 from scoring.errors import EngineError
 from scoring.hand import apply
 from scoring.results import NextHand
+from scoring.session import team_mazo
 from scoring.state import HandState
 from tournaments.errors import TournamentError, from_engine
 
@@ -203,23 +204,10 @@ class Entry:
             raise self._translated(error) from None
 
     def team_mazo(self, side: str) -> list[dict[str, Any]]:
-        """The mazo events of every player of ``side`` still in the hand, in playing order,
-        if the engine takes them all now and there are two or more (one tap: "the team
-        goes to the mazo"); else []."""
-        if not self.parts or self.current.chico_over:
-            return []
-        state = self.current.state
-        events = []
-        for player in state.order:
-            if state.team[player] != side or player in state.folded:
-                continue
-            try:
-                state = apply(state, Mazo(player))
-            except EngineError:
-                return []
-            events.append(Mazo(player).to_event())
-        # One player alone: his own mazo button already does it in one tap.
-        return events if len(events) > 1 else []
+        """The mazo events of ``side``'s players still in, for one tap ("the team goes to
+        the mazo"), or []: the engine's rule (``scoring.session.team_mazo``), which the
+        tablet's script is offered by the same engine."""
+        return team_mazo(self.hand, side)
 
     # -- what the page shows ------------------------------------------------------------
     @property
@@ -458,7 +446,7 @@ SUIT_NAMES = {
     "O": gettext_lazy("Coins"),
     "C": gettext_lazy("Cups"),
 }
-_CARD_NAMES = {
+CARD_NAMES = {
     "E": gettext_lazy("%(rank)s of swords"),
     "B": gettext_lazy("%(rank)s of clubs"),
     "O": gettext_lazy("%(rank)s of coins"),
@@ -468,4 +456,4 @@ _CARD_NAMES = {
 
 def card_name(card: str) -> str:
     """A card in words, "7 of swords" (``7E``), in the referee's language."""
-    return str(_CARD_NAMES[card[-1]]) % {"rank": card[:-1]}
+    return str(CARD_NAMES[card[-1]]) % {"rank": card[:-1]}

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
-from referees.entry import ANSWER_NAMES, CALL_NAMES
+from referees.entry import ANSWER_NAMES, CALL_NAMES, CARD_NAMES, SUIT_NAMES
 from tournaments.results import records
 
 # Pyodide's files the worker loads (node_modules/pyodide, served under static/pyodide/).
@@ -129,8 +129,28 @@ def labels() -> dict[str, Any]:
         "cards": _("Cards"),
         "calls": _("Calls and mazo"),
         "undo": _("Undo the last event"),
-        "reset": _("Start the hand over"),
-        "reset_confirm": _("Start this hand over? Its steps so far are discarded."),
+        # As the server-rendered page words them (templates/referees/sheet.html).
+        "reset": _("Start the hand again"),
+        "reset_question": _(
+            "Start hand %(number)s again? What was entered is wiped (you can undo it right after)."
+        ),
+        "reset_confirm": _("Yes, start the hand again"),
+        "keep": _("No, keep the hand"),
+        "reset_done": _("The hand was started again."),
+        "reset_undo": _("Undo the restart"),
+        "mano_mark": _("mano"),
+        "at_the_mazo": _("at the mazo"),
+        "team_mazo": _("%(team)s go to the mazo"),
+        "to_play": _("%(player)s plays"),
+        "suits": {key: str(value) for key, value in SUIT_NAMES.items()},
+        "card_names": {key: str(value) for key, value in CARD_NAMES.items()},
+        "cards_dealt": _("Cards dealt (optional)"),
+        "cards_help": _(
+            "Each player's three cards, like 1E 7O 4C (E swords, B clubs, O coins, C cups). "
+            "With every player's cards the envido and the flor count by themselves; a player "
+            "left empty may play any card not yet seen."
+        ),
+        "keep_cards": _("Keep these cards"),
         "choose_pairs": _(
             "Pica-pica: choose who faces whom. Each pair's mano first; the pairs are "
             "recorded in this order."

@@ -47,10 +47,11 @@ from scoring.actions import (
 )
 from scoring.entry import HandEntry
 from scoring.errors import EngineError
+from scoring.hand import apply
 from scoring.match import score_next_hand
 from scoring.results import MatchState
 
-__all__ = ["Session", "handle"]
+__all__ = ["Session", "handle", "team_mazo"]
 
 # The button group of each action (the server-rendered tablet groups them alike).
 GROUPS: dict[type, str] = {
@@ -107,11 +108,16 @@ class Session:
         try:
             entry = self._entry()
             if op == "event":
-                entry.apply(message.get("event"))
+                self._apply(entry, message.get("event"))
             elif op == "undo":
                 entry.undo()
             elif op == "reset":
                 entry.reset()
+            elif op == "restore":
+                # "Undo the restart": the hand as it stood before, kept by the page.
+                self._restore(message.get("draft"))
+            elif op == "cards":
+                entry.set_cards(message.get("cards") or {})
             elif op == "next_pair":
                 entry.next_pair()
             elif op == "pairs":
@@ -126,6 +132,27 @@ class Session:
         if saved is not None:
             view["saved"] = saved
         return view
+
+    def _apply(self, entry: HandEntry, event: Any) -> None:
+        if not isinstance(event, list):
+            entry.apply(event)
+            return
+        # A list is one tap (the team goes to the mazo): taken whole or not at all, and
+        # entered as its events, as the server does, so "undo" takes back one of them.
+        if not event:
+            raise EngineError("bad_draft", "An empty list of events.")
+        before = entry.to_draft()
+        try:
+            for one in event:
+                entry.apply(one)
+        except EngineError:
+            self._restore(before)
+            raise
+
+    def _restore(self, draft: Any) -> None:
+        restored = HandEntry.from_state(self.head, self.state, plays=self.plays)
+        restored.restore(draft or {})  # refused whole: the entry stays as it was
+        self.entry = restored
 
     def _entry(self) -> HandEntry:
         if self.entry is None:
@@ -194,6 +221,9 @@ class Session:
             "settlement": entry.settlement,
             "declarers": entry.declarers(entry.settlement) if entry.settlement else [],
             "can_void": bool(entry.parts) and entry.current.state.decided is None,
+            "sides": self.sides(),
+            "to_play": entry.current.state.to_play() if self.plays and entry.parts else None,
+            "given_cards": entry.part_cards() if self.plays and entry.parts else {},
             "actions": self.actions(),
             "draft": entry.to_draft(),
             "entry": entry.to_entry() if entry.parts else None,
@@ -212,8 +242,35 @@ class Session:
                 continue  # declared points are written in a form, not tapped
             if isinstance(action, Play) and not self.plays:
                 continue
+            if isinstance(action, Trick) and self.plays:
+                continue  # card by card: the tricks follow from the cards played
+            if isinstance(action, EnvidoWinner | FlorWinner) and entry.settlement is None:
+                continue  # nothing to settle, or the cards given settle it
             actions.append(_described(action, state.team, state.sides))
+        for side in ("A", "B"):
+            events = team_mazo(entry, side)
+            if events:
+                actions.append(
+                    {"event": events, "group": "team_mazo", "side": side, "player": None}
+                )
         return actions
+
+    def sides(self) -> dict[str, list[dict[str, Any]]]:
+        """Each side's players in this part, in team order (a player keeps his place on the
+        screen from hand to hand): who is mano, who has gone to the mazo."""
+        entry = self.entry
+        if entry is None or not entry.parts:
+            return {"A": [], "B": []}
+        state = entry.current.state
+        teams = self.head.get("teams", {})
+        return {
+            side: [
+                {"player": p, "mano": p == state.order[0], "folded": p in state.folded}
+                for p in teams.get(side, [])
+                if p in state.order
+            ]
+            for side in ("A", "B")
+        }
 
 
 def _described(action: Action, team: Mapping[str, str], sides: Any) -> dict[str, Any]:
@@ -227,14 +284,36 @@ def _described(action: Action, team: Mapping[str, str], sides: Any) -> dict[str,
     }
 
 
+def team_mazo(entry: HandEntry, side: str) -> list[dict[str, Any]]:
+    """The mazo events of every player of ``side`` still in the hand, in playing order, if
+    the engine takes them all now and there are two or more (one tap: "the team goes to
+    the mazo"); else []. The tablet's page and its script both offer this button."""
+    if not entry.parts or entry.current.chico_over:
+        return []
+    state = entry.current.state
+    events = []
+    for player in state.order:
+        if state.team[player] != side or player in state.folded:
+            continue
+        try:
+            state = apply(state, Mazo(player))
+        except EngineError:
+            return []
+        events.append(Mazo(player).to_event())
+    # One player alone: his own mazo button already does it in one tap.
+    return events if len(events) > 1 else []
+
+
 _session: Session | None = None
 
 
 def handle(message: str) -> str:
     """Answer one JSON message: ``open`` (``head``, ``state``, ``plays``, ``draft``)
-    starts a session; ``event``, ``undo``, ``reset``, ``next_pair``, ``pairs``, ``save``
-    and ``view`` act on it. Every answer is the view as JSON; a refusal carries
-    ``error`` (the engine's ``code``, ``message`` and ``params``) and changes nothing."""
+    starts a session; ``event`` (one event, or a list applied in one step: the team's
+    mazo), ``cards`` (player -> the three cards dealt), ``undo``, ``reset``, ``restore``
+    (``draft``: the hand before a reset), ``next_pair``, ``pairs``, ``save`` and ``view``
+    act on it. Every answer is the view as JSON; a refusal carries ``error`` (the
+    engine's ``code``, ``message`` and ``params``) and changes nothing."""
     global _session
     data = json.loads(message)
     if data.get("op") == "open":

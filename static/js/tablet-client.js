@@ -3,8 +3,10 @@
 // The server-rendered sheet works on its own: every tap is a form post. Once this script
 // has the rules engine running in a Web Worker (Pyodide and the `scoring` package,
 // templates/referees/worker.js), it takes the hand entry over: each tap is checked by the
-// engine in the browser and drawn at once, with the same markup (`data-event` buttons,
-// `data-op` controls). Every tap is written to localStorage before the page changes; the
+// engine in the browser and drawn at once, with the server page's markup and classes
+// (templates/referees/sheet.html: the two sides in fixed places with the mano marked, the
+// team's mazo in one tap, "start the hand again" asked and undoable, the card grid), so the
+// page looks and behaves the same whoever drew it. Every tap is written to localStorage before the page changes; the
 // hand in progress is sent to the server's draft in the background, and each saved hand
 // waits in an outbox until the server has it (POST with an Idempotency-Key made once per
 // hand, retried with backoff; a refusal is shown and the data kept). The service worker
@@ -35,7 +37,7 @@
   var draftTimer = null;
   var notice = "";
   var errors = [];
-  var confirmingReset = false;
+  var confirmingReset = false; // "Start the hand again" tapped once: asked before wiping
   var requests = {};
   var nextId = 1;
   var queue = Promise.resolve();
@@ -145,7 +147,13 @@
     if ("void" in ev) {
       return fmt(L.void, { reason: ev.void });
     }
-    return fmt(L.play, { player: player, card: ev.play });
+    return fmt(L.play, { player: player, card: cardName(ev.play) });
+  }
+
+  function cardName(card) {
+    // "7 of swords", as referees.entry.card_name says it.
+    var suit = card.slice(-1);
+    return L.card_names && L.card_names[suit] ? fmt(L.card_names[suit], { rank: card.slice(0, -1) }) : card;
   }
 
   // -- what this tablet keeps ------------------------------------------------------------
@@ -165,7 +173,18 @@
       outbox: [], // saved hands the server does not have yet
       sent: [], // hands sent from this page, shown in the hands table
       conflict: null,
+      undo: pageUndo(), // the hand before "start the hand again", to undo the restart
     };
+  }
+
+  function pageUndo() {
+    // The server-drawn page may have just restarted the hand: its undo comes along.
+    var input = section.querySelector("input[name=undo]");
+    try {
+      return input ? JSON.parse(input.value) : null;
+    } catch (error) {
+      return null;
+    }
   }
 
   function adopt() {
@@ -186,6 +205,7 @@
     }
     store = kept;
     store.sent = store.sent || [];
+    store.undo = store.undo || null;
     return true;
   }
 
@@ -263,6 +283,10 @@
         store.draftDirty = true;
         store.draftSteps += 1;
         notice = "";
+      }
+      if (!answer.error && message.op !== "view" && message.op !== "reset") {
+        // As on the server: "undo the restart" is offered until the next step only.
+        store.undo = null;
       }
       if (!answer.over) {
         store.number = answer.number;
@@ -402,7 +426,7 @@
     }
     var body = {
       number: store.number,
-      record: store.draft,
+      record: store.undo ? Object.assign({}, store.draft, { undo: store.undo }) : store.draft,
       device: device(),
       revision: store.revision,
       takeover: Boolean(store.takeover),
@@ -466,12 +490,18 @@
     node.className = "sync sync--" + state;
     node.setAttribute("data-sync", state);
     node.setAttribute("data-count", String(count));
+    // The server's markup (a coloured dot, then the words) is kept: only the words change.
+    var text = node.querySelector(".sync__text");
+    if (!text) {
+      node.replaceChildren(el("span", { class: "sync__dot", "aria-hidden": "true" }), " ");
+      text = node.appendChild(el("span", { class: "sync__text" }));
+    }
     if (offline) {
-      node.textContent = count ? fmt(L.sync_offline, { count: count }) : L.sync_offline_none;
+      text.textContent = count ? fmt(L.sync_offline, { count: count }) : L.sync_offline_none;
     } else if (count) {
-      node.textContent = count === 1 ? L.sync_pending_one : fmt(L.sync_pending, { count: count });
+      text.textContent = count === 1 ? L.sync_pending_one : fmt(L.sync_pending, { count: count });
     } else {
-      node.textContent = L.sync_saved;
+      text.textContent = L.sync_saved;
     }
   }
 
@@ -611,6 +641,134 @@
     return el("details", { class: "entry-group referee-tools" }, children);
   }
 
+  function resetBoxes() {
+    // "Start the hand again" is asked first (a tap by mistake must not wipe the hand), and
+    // once done can be undone until the next step: the server page's two boxes.
+    if (confirmingReset) {
+      return el("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-reset" }, [
+        el("p", { id: "confirm-reset", class: "confirm__question", text: fmt(L.reset_question, { number: view.number }) }),
+        el("div", { class: "button-row" }, [
+          el("button", { class: "big-button button--danger", type: "button", "data-op": "reset_confirm", text: L.reset_confirm }),
+          el("button", { class: "big-button big-button--neutral", type: "button", "data-op": "reset_keep", text: L.keep }),
+        ]),
+      ]);
+    }
+    if (store.undo) {
+      return el("div", { class: "confirm" }, [
+        el("p", { class: "confirm__question", text: L.reset_done }),
+        el("button", { class: "big-button big-button--neutral", type: "button", "data-op": "reset_undo", text: L.reset_undo }),
+      ]);
+    }
+    return null;
+  }
+
+  function playGrid(plays) {
+    // Card by card: the cards the player to play may play, a row per suit (the button
+    // shows the rank, its label the whole card), as referees.entry.Entry.play_grid.
+    if (!plays.length) {
+      return null;
+    }
+    var rows = "EBOC".split("").map(function (suit) {
+      var mine = plays.filter(function (a) {
+        return a.event.play.slice(-1) === suit;
+      });
+      if (!mine.length) {
+        return null;
+      }
+      var suitName = L.suits[suit] || suit;
+      return el("div", { class: "card-row", role: "group", "aria-label": suitName }, [
+        el("span", { class: "card-row__suit", text: suitName }),
+      ].concat(mine.map(function (a) {
+        var label = cardName(a.event.play);
+        return el("button", {
+          class: "card-button card-button--" + suit,
+          type: "button",
+          "data-event": JSON.stringify(a.event),
+          "aria-label": label,
+          title: label,
+          text: a.event.play.slice(0, -1),
+        });
+      })));
+    });
+    return el("fieldset", { class: "entry-group entry-group--play" }, [
+      el("legend", { text: fmt(L.to_play, { player: view.to_play ? name(view.to_play) : "" }) }),
+    ].concat(rows));
+  }
+
+  function sideColumns(calls, teamMazo) {
+    // The two sides keep their places (A left, B right) from hand to hand; the mano is
+    // marked, not moved. Who is in, mano or at the mazo is the engine's word (view.sides).
+    var columns = ["A", "B"].map(function (side) {
+      var cards = (view.sides[side] || []).map(function (seat) {
+        var label = [name(seat.player)];
+        if (seat.mano) {
+          label.push(" ", el("span", { class: "mano-mark", text: L.mano_mark }));
+        }
+        if (seat.folded) {
+          label.push(" ", el("span", { class: "muted", text: "· " + L.at_the_mazo }));
+        }
+        var classes = "player-card player-card--" + side;
+        classes += (seat.mano ? " player-card--mano" : "") + (seat.folded ? " player-card--folded" : "");
+        return el("div", { class: classes, "data-player": seat.player }, [
+          el("p", { class: "player-card__name" }, label),
+        ].concat(calls.filter(function (a) {
+          return a.player === seat.player;
+        }).map(function (a) {
+          return eventButton(a);
+        })));
+      });
+      var mazo = teamMazo.filter(function (a) {
+        return a.side === side;
+      })[0];
+      if (mazo) {
+        // One tap: the list of the mazo events of the side's players still in.
+        cards.push(el("button", {
+          class: "big-button big-button--mazo side-" + side,
+          type: "button",
+          "data-event": JSON.stringify(mazo.event),
+          text: fmt(L.team_mazo, { team: ctx.teams[side] }),
+        }));
+      }
+      return el("div", { class: "side-column side-column--" + side, "data-side": side }, [
+        el("p", { class: "side-column__team", text: ctx.teams[side] }),
+      ].concat(cards));
+    });
+    return el("fieldset", { class: "entry-group" }, [
+      el("legend", { text: L.calls }),
+      el("div", { class: "sides" }, columns),
+    ]);
+  }
+
+  function cardsDealt() {
+    // Card by card: the cards dealt, optional (the engine checks the plays against them).
+    var players = view.sides.A.concat(view.sides.B).map(function (seat) {
+      return seat.player;
+    });
+    var fields = players.map(function (p) {
+      var id = "id_cards-" + p;
+      return el("div", { class: "field" }, [
+        el("label", { for: id, text: name(p) }),
+        el("input", {
+          id: id,
+          type: "text",
+          maxlength: "20",
+          autocapitalize: "characters",
+          placeholder: "1E 7O 4C",
+          "data-player": p,
+          value: (view.given_cards[p] || []).join(" "),
+        }),
+      ]);
+    });
+    return el("details", { class: "entry-group referee-tools", open: !Object.keys(view.given_cards).length }, [
+      el("summary", { text: L.cards_dealt }),
+      el("div", { class: "form cards-form" }, [
+        el("p", { class: "muted", text: L.cards_help }),
+        el("div", { class: "points-grid" }, fields),
+        el("button", { class: "button", type: "button", "data-op": "cards", text: L.keep_cards }),
+      ]),
+    ]);
+  }
+
   function entry() {
     var nodes = [];
     if (store.conflict) {
@@ -641,6 +799,7 @@
     title.appendChild(document.createTextNode(" "));
     title.appendChild(el("span", { class: "muted entry__mano", text: "· " + fmt(L.mano, { name: name(view.mano) }) }));
     nodes.push(title);
+    nodes.push(resetBoxes());
     if (view.choosing_pairs) {
       nodes.push(pairsChoice());
       return nodes;
@@ -665,50 +824,31 @@
         el("button", { class: "big-button big-button--save", type: "button", "data-op": "next_pair", text: L.next_pair }),
       ]));
     }
-    var by = { mestre: [], answer: [], settle: [], trick: [], play: [], call: [] };
+    var by = { mestre: [], answer: [], settle: [], trick: [], play: [], call: [], team_mazo: [] };
     view.actions.forEach(function (a) {
       by[a.group].push(a);
     });
+    // The server page's order: mestre, answer, settle, the cards, tricks, then the sides.
     [
       group(L.mestre, by.mestre),
       group(L.answer_call, by.answer, " entry-group--answer"),
       group(view.settlement === "flor" ? L.who_flor : L.who_envido, by.settle, " entry-group--settle"),
+      playGrid(by.play),
       group(L.tricks, by.trick),
-      group(L.cards, by.play),
+      view.parts.length ? sideColumns(by.call, by.team_mazo) : null,
     ].forEach(function (node) {
       if (node) {
         form.appendChild(node);
       }
     });
-    if (by.call.length) {
-      var cards = [];
-      var order = view.parts[view.parts.length - 1].order;
-      order.forEach(function (player) {
-        var mine = by.call.filter(function (a) {
-          return a.player === player;
-        });
-        if (mine.length) {
-          cards.push(el("div", { class: "player-card player-card--" + view.team[player] }, [
-            el("p", { class: "player-card__name", text: name(player) }),
-          ].concat(mine.map(function (a) {
-            return eventButton(a);
-          }))));
-        }
-      });
-      form.appendChild(el("fieldset", { class: "entry-group" }, [
-        el("legend", { text: L.calls }),
-        el("div", { class: "player-grid" }, cards),
-      ]));
-    }
-    var tools = [el("button", { class: "button button--secondary", type: "button", "data-op": "undo", text: L.undo })];
-    if (confirmingReset) {
-      tools.push(el("p", { class: "entry-note", text: L.reset_confirm }));
-      tools.push(el("button", { class: "button button--danger", type: "button", "data-op": "reset_confirmed", text: L.reset }));
-    } else {
-      tools.push(el("button", { class: "button button--secondary", type: "button", "data-op": "reset", text: L.reset }));
-    }
-    form.appendChild(el("div", { class: "entry-group entry-tools" }, tools));
+    form.appendChild(el("div", { class: "entry-group entry-tools" }, [
+      el("button", { class: "button button--secondary", type: "button", "data-op": "undo", text: L.undo }),
+      el("button", { class: "button button--secondary", type: "button", "data-op": "reset", text: L.reset }),
+    ]));
     nodes.push(form);
+    if (ctx.plays && view.parts.length) {
+      nodes.push(cardsDealt());
+    }
     if (view.settlement && view.declarers.length) {
       nodes.push(settleByPoints());
     }
@@ -732,6 +872,21 @@
         node.hidden = true;
       });
     }
+  }
+
+  function seating() {
+    // The seating list marks the mano of the hand being entered, as the server draws it.
+    document.querySelectorAll(".seat-list .seat[data-player]").forEach(function (seat) {
+      var mano = !view.over && seat.getAttribute("data-player") === view.mano;
+      seat.classList.toggle("seat--mano", mano);
+      var mark = seat.querySelector("strong");
+      if (mano && !mark) {
+        seat.appendChild(document.createTextNode(" "));
+        seat.appendChild(el("strong", { text: "· " + L.mano_mark }));
+      } else if (!mano && mark) {
+        mark.remove();
+      }
+    });
   }
 
   function handsTable() {
@@ -787,10 +942,11 @@
     if (!engineReady || !view) {
       return;
     }
-    var nodes = entry();
+    var nodes = entry().filter(Boolean);
     section.replaceChildren.apply(section, nodes);
     section.setAttribute("data-engine", "browser");
     scoreboard();
+    seating();
     handsTable();
   }
 
@@ -813,13 +969,35 @@
     if (op === "reset") {
       confirmingReset = true;
       render();
+      // The question is drawn above the hand (as the server's page, which jumps to
+      // #entry): brought into view, or the tap at the bottom would seem to do nothing.
+      var question = section.querySelector(".confirm");
+      if (question) {
+        question.scrollIntoView({ block: "center" });
+      }
       return;
     }
     confirmingReset = false;
-    if (op === "reset_confirmed") {
+    if (op === "reset_keep") {
+      render();
+    } else if (op === "reset_confirm") {
+      // Kept (in this tablet's storage and the server's draft) to undo the restart.
+      store.undo = view.draft;
       tap({ op: "reset" });
+    } else if (op === "reset_undo") {
+      tap({ op: "restore", draft: store.undo });
     } else if (op === "undo" || op === "save" || op === "next_pair") {
       tap({ op: op });
+    } else if (op === "cards") {
+      var cards = {};
+      section.querySelectorAll(".cards-form input[data-player]").forEach(function (input) {
+        // Written as the server's form takes them: "1E 7O 4C", commas allowed.
+        var given = input.value.replace(/,/g, " ").toUpperCase().split(/\s+/).filter(Boolean);
+        if (given.length) {
+          cards[input.getAttribute("data-player")] = given;
+        }
+      });
+      tap({ op: "cards", cards: cards });
     } else if (op === "pairs") {
       var pairs = Array.prototype.map.call(section.querySelectorAll("[data-pair]"), function (row) {
         return Array.prototype.map.call(row.querySelectorAll("select"), function (s) {

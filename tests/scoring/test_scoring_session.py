@@ -96,3 +96,77 @@ def test_a_finished_match_opens_as_over():
     view = json.loads(handle(json.dumps({"op": "open", "head": head, "state": state.to_dict()})))
     assert view["over"] is True
     assert json.loads(handle('{"op": "undo"}'))["over"] is True
+
+
+PAIRS_HEAD = {
+    "rules": "argentine",
+    "teams": {"A": ["ana", "alba"], "B": ["beto", "bruno"]},
+    "seats": ["ana", "beto", "alba", "bruno"],
+}
+
+
+def test_the_sides_keep_team_order_with_the_mano_and_the_mazo_marked():
+    session = Session(PAIRS_HEAD, None)
+    view = session.run({"op": "event", "event": {"by": "alba", "mazo": True}})
+    assert view["sides"] == {
+        "A": [
+            {"player": "ana", "mano": True, "folded": False},
+            {"player": "alba", "mano": False, "folded": True},
+        ],
+        "B": [
+            {"player": "beto", "mano": False, "folded": False},
+            {"player": "bruno", "mano": False, "folded": False},
+        ],
+    }
+    # One player of side A left: his own mazo button does it, no team button for A.
+    teams = {a["side"]: a["event"] for a in view["actions"] if a["group"] == "team_mazo"}
+    assert teams == {"B": [{"by": "beto", "mazo": True}, {"by": "bruno", "mazo": True}]}
+
+
+def test_a_team_goes_to_the_mazo_in_one_step_and_undo_takes_back_one_event():
+    session = Session(PAIRS_HEAD, None)
+    (team,) = [
+        a["event"]
+        for a in session.view()["actions"]
+        if a["group"] == "team_mazo" and a["side"] == "B"
+    ]
+    view = session.run({"op": "event", "event": team})
+    assert view["error"] is None and view["ready"] and view["score"] == {"A": 2, "B": 0}
+    assert view["draft"] == {"events": team}
+    assert session.run({"op": "undo"})["draft"] == {"events": team[:1]}
+
+
+def test_a_list_of_events_is_taken_whole_or_not_at_all():
+    session = Session(PAIRS_HEAD, None)
+    session.run({"op": "event", "event": {"by": "ana", "call": "truco"}})
+    view = session.run(
+        {"op": "event", "event": [{"by": "beto", "mazo": True}, {"by": "nobody", "mazo": True}]}
+    )
+    assert view["error"] is not None
+    assert view["draft"] == {"events": [{"by": "ana", "call": "truco"}]}
+    assert session.run({"op": "event", "event": []})["error"]["code"] == "bad_draft"
+
+
+def test_a_restart_is_undone_by_restoring_the_hand_kept_before_it():
+    session = Session(PAIRS_HEAD, None)
+    before = session.run({"op": "event", "event": {"by": "ana", "call": "truco"}})["draft"]
+    assert session.run({"op": "reset"})["draft"] == {"events": []}
+    view = session.run({"op": "restore", "draft": before})
+    assert view["error"] is None and view["draft"] == before
+    # A kept hand the rules refuse leaves the entry as it was.
+    view = session.run({"op": "restore", "draft": {"events": [{"trick": "Z"}]}})
+    assert view["error"] is not None and view["draft"] == before
+
+
+def test_card_by_card_the_cards_dealt_are_given_and_no_trick_button_is_offered():
+    session = Session(
+        {**PAIRS_HEAD, "teams": {"A": ["ana"], "B": ["beto"]}, "seats": ["ana", "beto"]},
+        None,
+        plays=True,
+    )
+    view = session.run({"op": "cards", "cards": {"ana": ["7E", "6E", "1O"]}})
+    assert view["error"] is None and view["given_cards"] == {"ana": ["7E", "6E", "1O"]}
+    assert view["to_play"] == "ana"
+    assert not [a for a in view["actions"] if a["group"] == "trick"]
+    plays = [a["event"]["play"] for a in view["actions"] if a["group"] == "play"]
+    assert plays == ["7E", "6E", "1O"]
