@@ -198,6 +198,12 @@ def _tablet_context(
     return context
 
 
+def _kept(record: dict[str, Any]) -> dict[str, Any]:
+    """What of a hand so far must be on the server: a hand with nothing entered yet (no
+    events) is the same as no draft, and the restart's ``undo`` is the page's own."""
+    return {k: v for k, v in record.items() if k != "undo" and v not in ([], {}, None)}
+
+
 def _render(
     request: HttpRequest,
     sheet: selectors.Sheet,
@@ -220,9 +226,7 @@ def _render(
     if undo is None and not held_elsewhere and isinstance(draft.record.get("undo"), dict):
         undo = draft.record["undo"]
     # Saved: what the page shows is the draft stored on the server (or nothing to keep).
-    in_step = entry is not None and entry.to_draft() == {
-        k: v for k, v in draft.record.items() if k != "undo"
-    }
+    in_step = entry is not None and _kept(entry.to_draft()) == _kept(draft.record)
     context: dict[str, Any] = {
         "sheet": sheet,
         "match": match,

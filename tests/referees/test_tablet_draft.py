@@ -50,6 +50,8 @@ def test_a_hand_in_progress_is_resumed_when_the_sheet_is_reopened(started, table
     draft.refresh_from_db()
     assert (draft.number, draft.record) == (2, {})
     assert again.events == {"events": []}
+    # Nothing entered yet is nothing to keep: the blank hand reads as saved, not waiting.
+    assert tablet(started).sync == "saved"
 
 
 def test_a_second_device_must_take_over_and_then_resumes_the_hand(started, tablet, referee):
