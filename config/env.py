@@ -22,7 +22,13 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-__all__ = ["Env", "EnvError", "parse_cache_url", "parse_database_url"]
+__all__ = [
+    "Env",
+    "EnvError",
+    "parse_cache_url",
+    "parse_channel_layer_url",
+    "parse_database_url",
+]
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
@@ -147,6 +153,15 @@ class Env:
         except ValueError as exc:
             raise EnvError(f"{name}: {exc}") from None
 
+    def channel_layer(self, name: str) -> dict:
+        """A Channels ``CHANNEL_LAYERS`` entry from the Redis URL in ``name``; in memory if
+        unset: see :func:`parse_channel_layer_url`."""
+        url = self.str(name, default=None)
+        try:
+            return parse_channel_layer_url(url)
+        except ValueError as exc:
+            raise EnvError(f"{name}: {exc}") from None
+
 
 def parse_database_url(url: str, *, base_dir: Path, pool: bool = True) -> dict:
     """Turn a ``sqlite://`` or ``postgres://`` URL into a Django database entry.
@@ -228,3 +243,22 @@ def parse_cache_url(url: str | None) -> dict:
     if scheme not in _REDIS_SCHEMES:
         raise ValueError(f"unsupported cache scheme {scheme or url!r} (use redis:// or rediss://).")
     return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
+def parse_channel_layer_url(url: str | None) -> dict:
+    """A Channels layer: channels-redis for a ``redis://`` URL, in memory for ``None``.
+
+    The in-memory layer reaches only the sockets of its own process: enough for
+    ``runserver``, never for several server processes.
+
+    >>> parse_channel_layer_url(None)["BACKEND"]
+    'channels.layers.InMemoryChannelLayer'
+    >>> parse_channel_layer_url("redis://127.0.0.1:6379/2")["CONFIG"]["hosts"]
+    ['redis://127.0.0.1:6379/2']
+    """
+    if url is None:
+        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in _REDIS_SCHEMES:
+        raise ValueError(f"unsupported channel layer scheme {scheme or url!r} (use redis://).")
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}

@@ -43,6 +43,23 @@ def celery_eager(request, monkeypatch) -> None:
         monkeypatch.setattr(celery_app.conf, "task_eager_propagates", True)
 
 
+@pytest.fixture(autouse=True)
+def page_cache(request, settings) -> None:
+    """The public pages' cache, on only where a write's announcement reaches it.
+
+    A write announces itself when its transaction commits (``tournaments.signals``),
+    which never happens inside a test run in a transaction (the ``db`` fixture): a page
+    cached there would stay stale. Browser tests (``live_server``: real commits) and tests
+    marked ``page_cache`` keep it, emptied first (ids restart from one test to the next).
+    """
+    wanted = request.node.get_closest_marker("page_cache") is not None
+    settings.PAGE_CACHE = wanted or "live_server" in request.fixturenames
+    if settings.PAGE_CACHE:
+        from django.core.cache import cache
+
+        cache.clear()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """Leave no session open on a PostgreSQL test database before it is dropped.

@@ -30,6 +30,7 @@ from tournaments.models import (
     Player,
     Team,
 )
+from tournaments.signals import announce
 from tournaments.standings import tiebreaks
 from tournaments.standings.services import standings_outdate
 
@@ -40,9 +41,12 @@ def championships_finish_ended(*, today: datetime.date) -> int:
 
     Returns how many changed; running it again the same day changes nothing.
     """
-    return Championship.objects.filter(
-        status=Championship.Status.RUNNING, end_date__lt=today
-    ).update(status=Championship.Status.FINISHED)
+    ended = Championship.objects.filter(status=Championship.Status.RUNNING, end_date__lt=today)
+    ids = list(ended.values_list("pk", flat=True))
+    Championship.objects.filter(pk__in=ids).update(status=Championship.Status.FINISHED)
+    for pk in ids:
+        announce(championship_id=pk, what="championship")
+    return len(ids)
 
 
 def _check_rules(spec: Any) -> dict[str, Any]:
@@ -103,6 +107,7 @@ def championship_create(
     championship.full_clean()
     championship.save()
     championship.organisers.set(list(organisers))
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -127,6 +132,7 @@ def championship_update(
     championship.venue = venue
     championship.full_clean()
     championship.save(update_fields=["name", "start_date", "end_date", "venue"])
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -149,6 +155,7 @@ def championship_update_rules(
         championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["rules", "tiebreaks"])
     _standings_outdated(championship)
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -161,6 +168,7 @@ def championship_set_tiebreaks(
     championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["tiebreaks"])
     _standings_outdated(championship)
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -201,6 +209,7 @@ def championship_set_status(*, championship: Championship, status: str) -> Champ
         )
     championship.status = target
     championship.save(update_fields=["status"])
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -299,6 +308,7 @@ def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -
         for team, t in zip(created, teams, strict=True)
         for order, name in enumerate(t.players, start=1)
     )
+    announce(championship_id=championship.pk, what="team")
     return created
 
 
@@ -371,6 +381,7 @@ def team_add_player(
         )
     order = (team.memberships.aggregate(top=Max("order"))["top"] or 0) + 1
     Membership.objects.create(team=team, player=player, order=order)
+    announce(championship_id=team.championship_id, what="team")
     return player
 
 
@@ -387,6 +398,7 @@ def team_set_captain(*, team: Team, player: Player) -> Membership:
     Membership.objects.filter(team=team, is_captain=True).update(is_captain=False)
     membership.is_captain = True
     membership.save(update_fields=["is_captain"])
+    announce(championship_id=team.championship_id, what="team")
     return membership
 
 
@@ -448,6 +460,7 @@ def team_update(
         fields.append("seed")
     if fields:
         team.save(update_fields=fields)
+        announce(championship_id=team.championship_id, what="team")
     return team
 
 
@@ -469,3 +482,4 @@ def team_remove(*, team: Team) -> None:
     team.delete()
     # A player belongs to the team he was created for: drop those left without a team.
     Player.objects.filter(pk__in=players, memberships__isnull=True).delete()
+    announce(championship_id=championship.pk, what="team")

@@ -27,6 +27,7 @@ from tournaments.errors import TournamentError, from_engine
 from tournaments.models import Game, Hand, Match, Stage, Team
 from tournaments.results import records
 from tournaments.results.selectors import hand_write_problem
+from tournaments.signals import announce
 from tournaments.stages.rounds import bracket_sync
 from tournaments.standings import services as standing_services
 
@@ -73,7 +74,19 @@ def match_assign(
     if scheduled_at is not None:
         match.scheduled_at = scheduled_at
     match.save(update_fields=["referee", "table", "scheduled_at"])
+    _announce(match, "match")
     return match
+
+
+def _announce(match: Match, what: str) -> None:
+    """Tell the page cache and the live pages that ``match`` changed, once this commits."""
+    stage = match.stage if Match.stage.is_cached(match) else None
+    championship_id = (
+        stage.championship_id
+        if stage is not None
+        else Stage.objects.filter(pk=match.stage_id).values_list("championship_id", flat=True)[0]
+    )
+    announce(championship_id=championship_id, stage_id=match.stage_id, match_id=match.pk, what=what)
 
 
 def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
@@ -130,6 +143,7 @@ def match_start(
     match.seats = chosen
     match.status = Match.Status.IN_PROGRESS
     match.save(update_fields=["seats", "status"])
+    _announce(match, "match")
     return match
 
 
@@ -396,6 +410,7 @@ def _derive(
         _result_changed(
             match, advanced=was_decided != bool(winner) or old_winner != match.winner_id
         )
+    _announce(match, "hand")
 
 
 def _result_changed(match: Match, *, advanced: bool = True) -> None:
@@ -463,6 +478,7 @@ def match_walkover(
     match.finished_at = timezone.now()
     match.save()
     _result_changed(match)
+    _announce(match, "hand")
     return match
 
 

@@ -17,6 +17,7 @@ from tournaments.championships.services import championship_set_tiebreaks, lock_
 from tournaments.errors import TournamentError, from_format
 from tournaments.formats.base import FormatError
 from tournaments.models import Championship, Match, Stage, Team
+from tournaments.signals import announce
 from tournaments.stages import registry
 from tournaments.stages.rounds import lock_stage
 
@@ -71,6 +72,7 @@ def stage_create(
     if any(t.championship_id != championship.pk for t in chosen):
         raise TournamentError(_("A team of another championship."), code="foreign_team")
     stage.teams.set(chosen)
+    announce(championship_id=championship.pk, stage_id=stage.pk, what="round")
     return stage
 
 
@@ -97,6 +99,8 @@ def round_generate(*, stage: Stage, number: int | None = None) -> list[Match]:
             params={"number": number},
         )
     try:
-        return registry.get(stage.format).next_round(stage)
+        created = registry.get(stage.format).next_round(stage)
     except FormatError as error:
         raise from_format(error) from None
+    announce(championship_id=stage.championship_id, stage_id=stage.pk, what="round")
+    return created

@@ -2,7 +2,9 @@
 
 No login. Drafts are not public: their pages answer 404. Reads go through the selectors
 of each sub-package, whose prefetching keeps each page at a fixed number of queries
-whatever the number of teams.
+whatever the number of teams. Every page is cached under the versions of what it shows
+and follows it live (``tournaments.web.pagecache``, ``tournaments.web.live``): its
+topics come from its URL alone.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from tournaments.results import selectors as result_selectors
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
+from tournaments.web import live
+from tournaments.web.pagecache import public_page
 
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
@@ -31,6 +35,7 @@ HAND_STATUS = {
 }
 
 
+@public_page(lambda slug: live.page_topics(slug=slug))
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
     """Rules in words, stages, teams with their players."""
     found = championship_selectors.championship_public(slug=slug)
@@ -59,6 +64,7 @@ def _metric(value: Any) -> Any:
     return value
 
 
+@public_page(lambda slug, stage_id: live.page_topics(slug=slug, stage_id=stage_id))
 def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Rank, team, played, won, lost and the tie-break columns, per group when there are."""
     found = championship_selectors.championship_public(slug=slug)
@@ -147,6 +153,7 @@ def bracket_columns(view: stage_selectors.BracketView) -> list[BracketColumn]:
     return [BracketColumn(title=titles[key], cells=grouped[key]) for key in sorted(grouped)]
 
 
+@public_page(lambda slug, stage_id: live.page_topics(slug=slug, stage_id=stage_id))
 def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """The elimination bracket, rounds as columns (scrolls sideways on a phone)."""
     found = championship_selectors.championship_public(slug=slug)
@@ -169,6 +176,7 @@ def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     )
 
 
+@public_page(lambda slug, stage_id, number: live.page_topics(slug=slug, stage_id=stage_id))
 def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
     """The matches of one round: teams, table, time, status and score."""
     found = championship_selectors.championship_public(slug=slug)
@@ -188,8 +196,9 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
     )
 
 
+@public_page(lambda slug, match_id: live.page_topics(slug=slug, match_id=match_id))
 def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """A match with its games and hands; reloads itself every 30 s while in play."""
+    """A match with its games and hands; follows each hand live (static/js/live.js)."""
     found = championship_selectors.championship_public(slug=slug)
     try:
         shown = result_selectors.match_detail(pk=match_id)
@@ -214,6 +223,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     )
 
 
+@public_page(lambda: live.page_topics())
 def home(request: HttpRequest) -> HttpResponse:
     """The home page: the championships open to the public."""
     return render(
