@@ -20,9 +20,11 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import re
+import threading
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -160,7 +162,15 @@ def broadcast(topics: Iterable[str], *, what: str) -> None:
     if layer is None:
         return
     send = async_to_sync(_send_all)
-    send(layer, list(topics), what)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # the usual case: a request's thread, a task, a command
+        send(layer, list(topics), what)
+        return
+    # Called under a running event loop (an async caller): send from a thread of its own.
+    worker = threading.Thread(target=send, args=(layer, list(topics), what))
+    worker.start()
+    worker.join()
 
 
 async def _send_all(layer: Any, topics: list[str], what: str) -> None:
