@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,6 +37,13 @@ from tournaments.web import live
 PAGE_PREFIX = "live:page:"
 # Long enough to serve a whole championship day; a newer version replaces a page anyway.
 PAGE_TIMEOUT = 24 * 3600
+# After a result, the readers of a page all miss it at once: one renders it, the others
+# wait for it (a page renders in tens of milliseconds) rather than each rendering it.
+LOCK = ":rendering"
+LOCK_TIMEOUT = 2
+WAIT_STEP = 0.01
+# Pages kept in each process's memory besides the shared cache (a few MB at most).
+RECENT_PAGES = 64
 # The deployed code is part of every key: a new release never serves a page rendered by
 # the old templates (its static file names, its translations).
 _CODE_SOURCES = ("templates", "static", "locale", "tournaments", "config")
@@ -87,6 +97,52 @@ def _mark(response: HttpResponse, etag: str | None) -> HttpResponse:
     return response
 
 
+class _Recent:
+    """The pages this process served last, by key: a key names one version of a page,
+    whose content never changes, so a copy in memory is as exact as the shared cache and
+    saves it a round trip on the busiest pages."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pages: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self.lock:
+            content = self.pages.get(key)
+            if content is not None:
+                self.pages.move_to_end(key)
+            return content
+
+    def put(self, key: str, content: bytes) -> None:
+        with self.lock:
+            self.pages[key] = content
+            self.pages.move_to_end(key)
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.pages.clear()
+
+
+_recent = _Recent(RECENT_PAGES)
+
+
+def _rendered_meanwhile(key: str) -> bytes | None:
+    """The page another request is rendering, once stored; ``None`` if it gave up (a 404,
+    an error) or took too long: the caller renders it then."""
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP)
+        found = cache.get_many([key, key + LOCK])
+        if key in found:
+            return found[key]
+        if key + LOCK not in found:
+            return None
+    return None
+
+
 def public_page(topics: Callable[..., list[str]]) -> Callable:
     """Serve the decorated view from the cache; ``topics(**kwargs)`` names what it shows.
 
@@ -115,15 +171,25 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
             if _matches(request, etag):
                 return _mark(HttpResponseNotModified(), etag)
             key = PAGE_PREFIX + etag
-            content = cache.get(key)
+            content = _recent.get(key)
+            if content is None:
+                content = cache.get(key)
+                if content is None and not cache.add(key + LOCK, 1, LOCK_TIMEOUT):
+                    content = _rendered_meanwhile(key)
+                if content is not None:
+                    _recent.put(key, content)
             if content is not None:
                 return _mark(HttpResponse(content), etag)
-            response = view(request, *args, **kwargs)
-            if response.status_code != 200 or response.streaming:
-                return response
-            if hasattr(response, "render"):
-                response.render()
-            cache.set(key, response.content, PAGE_TIMEOUT)
+            try:
+                response = view(request, *args, **kwargs)
+                if response.status_code != 200 or response.streaming:
+                    return response
+                if hasattr(response, "render"):
+                    response.render()
+                cache.set(key, response.content, PAGE_TIMEOUT)
+                _recent.put(key, response.content)
+            finally:
+                cache.delete(key + LOCK)
             return _mark(response, etag)
 
         wrapper.uncached = view  # the bench's baseline wraps the bare view in cache_page
