@@ -172,10 +172,13 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                 return _mark(HttpResponseNotModified(), etag)
             key = PAGE_PREFIX + etag
             content = _recent.get(key)
+            locked = False
             if content is None:
                 content = cache.get(key)
-                if content is None and not cache.add(key + LOCK, 1, LOCK_TIMEOUT):
-                    content = _rendered_meanwhile(key)
+                if content is None:
+                    locked = cache.add(key + LOCK, 1, LOCK_TIMEOUT)
+                    if not locked:
+                        content = _rendered_meanwhile(key)
                 if content is not None:
                     _recent.put(key, content)
             if content is not None:
@@ -189,7 +192,8 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                 cache.set(key, response.content, PAGE_TIMEOUT)
                 _recent.put(key, response.content)
             finally:
-                cache.delete(key + LOCK)
+                if locked:
+                    cache.delete(key + LOCK)
             return _mark(response, etag)
 
         wrapper.uncached = view  # the bench's baseline wraps the bare view in cache_page
