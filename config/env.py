@@ -22,13 +22,20 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-__all__ = ["Env", "EnvError", "parse_cache_url", "parse_database_url"]
+__all__ = [
+    "Env",
+    "EnvError",
+    "parse_cache_url",
+    "parse_channel_layer_url",
+    "parse_database_url",
+]
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
 _POSTGRES_SCHEMES = frozenset({"postgres", "postgresql", "pgsql"})
 _REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
+CHANNEL_LAYER_CONNECTIONS = 1000  # per server process
 
 
 class EnvError(ImproperlyConfigured, ValueError):
@@ -147,6 +154,15 @@ class Env:
         except ValueError as exc:
             raise EnvError(f"{name}: {exc}") from None
 
+    def channel_layer(self, name: str) -> dict:
+        """A Channels ``CHANNEL_LAYERS`` entry from the Redis URL in ``name``; in memory if
+        unset: see :func:`parse_channel_layer_url`."""
+        url = self.str(name, default=None)
+        try:
+            return parse_channel_layer_url(url)
+        except ValueError as exc:
+            raise EnvError(f"{name}: {exc}") from None
+
 
 def parse_database_url(url: str, *, base_dir: Path, pool: bool = True) -> dict:
     """Turn a ``sqlite://`` or ``postgres://`` URL into a Django database entry.
@@ -228,3 +244,26 @@ def parse_cache_url(url: str | None) -> dict:
     if scheme not in _REDIS_SCHEMES:
         raise ValueError(f"unsupported cache scheme {scheme or url!r} (use redis:// or rediss://).")
     return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
+def parse_channel_layer_url(url: str | None) -> dict:
+    """A Channels layer: channels-redis for a ``redis://`` URL, in memory for ``None``.
+
+    The in-memory layer reaches only the sockets of its own process: enough for
+    ``runserver``, never for several server processes.
+
+    >>> parse_channel_layer_url(None)["BACKEND"]
+    'channels.layers.InMemoryChannelLayer'
+    >>> parse_channel_layer_url("redis://127.0.0.1:6379/2")["CONFIG"]["hosts"]
+    [{'address': 'redis://127.0.0.1:6379/2', 'max_connections': 1000}]
+    """
+    if url is None:
+        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in _REDIS_SCHEMES:
+        raise ValueError(f"unsupported channel layer scheme {scheme or url!r} (use redis://).")
+    # redis-py refuses a connection past its pool's size (100 by default), and each socket
+    # opening joins its groups on a connection of its own: a page reloaded by a whole
+    # audience at once would get errors (bench/pages.py opens 1,000 sockets at once).
+    host = {"address": url, "max_connections": CHANNEL_LAYER_CONNECTIONS}
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}

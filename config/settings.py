@@ -34,6 +34,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: its runserver serves ASGI (the live pages' sockets) in place of Django's.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -45,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "axes",
     "csp",
+    "channels",
     "tournaments",
     "referees",
     "api",
@@ -103,6 +106,16 @@ DATABASES = {
 
 CACHES = {"default": env.cache("REDIS_URL")}
 CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="tanteo")
+
+# Public pages are served from that cache, keyed by the versions of what they show
+# (tournaments/web/pagecache.py); off, they are rendered on every request.
+PAGE_CACHE = env.bool("PAGE_CACHE", default=True)
+
+# The live pages' sockets (Django Channels): what a write announces reaches every server
+# process through Redis; in memory (one process: runserver) when REDIS_URL is unset.
+CHANNEL_LAYERS = {"default": env.channel_layer("REDIS_URL")}
+if "CONFIG" in CHANNEL_LAYERS["default"]:
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = CACHES["default"]["KEY_PREFIX"] + ":asgi"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

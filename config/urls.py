@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from config.views import after_login
+from config.views import after_login, set_language
 
 urlpatterns = [
     path("", include("tournaments.web.urls")),
@@ -27,8 +27,8 @@ urlpatterns = [
         name="logout",
     ),
     path("api/", include("api.urls")),
-    # Django's set_language view (POST) at /i18n/setlang/.
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch: links (GET) on every page, or a form (POST).
+    path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]
 

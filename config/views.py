@@ -5,9 +5,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import check_for_language
 from django.views import defaults
+from django.views.decorators.http import require_http_methods
 
 from config.middleware import too_large
 from referees import selectors as referee_selectors
@@ -46,3 +49,35 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig | TooManyFieldsSent):
         return too_large(request)
     return defaults.bad_request(request, exception)
+
+
+@require_http_methods(["GET", "POST"])
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Remember the reader's language (a cookie) and go back to ``next``.
+
+    Django's ``set_language`` takes only a POST, so a page offering it needs a form with a
+    CSRF token, which a page cached for every reader cannot carry. This one also takes the
+    plain links of the language switch (``?language=ca&next=/c/copa/``). Choosing a
+    language changes nothing but the reader's own pages, so a link from elsewhere does no
+    harm. ``next`` is followed only to this site, else the home page.
+    """
+    data = request.POST if request.method == "POST" else request.GET
+    next_url = data.get("next", "/")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    response = HttpResponseRedirect(next_url)
+    language = data.get("language", "")
+    if language and check_for_language(language) and language in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response

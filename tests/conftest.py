@@ -43,6 +43,27 @@ def celery_eager(request, monkeypatch) -> None:
         monkeypatch.setattr(celery_app.conf, "task_eager_propagates", True)
 
 
+@pytest.fixture(autouse=True)
+def page_cache(request) -> Iterator[None]:
+    """The public pages' cache, on only where a write's announcement reaches it.
+
+    A write announces itself when its transaction commits (``tournaments.signals``),
+    which never happens inside a test run in a transaction (the ``db`` fixture): a page
+    cached there would stay stale. Browser tests (real commits) and tests marked
+    ``page_cache`` keep it, emptied first (ids restart from one test to the next).
+    """
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    wanted = request.node.get_closest_marker("page_cache") is not None or any(
+        name in request.fixturenames for name in ("live_server", "asgi_live_server")
+    )
+    if wanted:
+        cache.clear()
+    with override_settings(PAGE_CACHE=wanted):
+        yield
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """Leave no session open on a PostgreSQL test database before it is dropped.
@@ -295,3 +316,84 @@ def logged_in_page(browser, live_server, csp_violations):
         return page
 
     return open_page
+
+
+# --- An ASGI server (sockets included) --------------------------------------------------------
+
+
+class AsgiServer:
+    """Daphne serving ``config.asgi`` (the site, its static files and the live pages'
+    sockets) from a thread of this process, so it reads the test's database."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.url = ""
+        self.server = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="asgi-live-server", daemon=True)
+
+    def _run(self) -> None:
+        import asyncio
+
+        from daphne.server import Server
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+        from config import asgi
+
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        application = asgi.ProtocolTypeRouter(
+            {
+                "http": ASGIStaticFilesHandler(asgi.django_application),
+                "websocket": asgi.application.application_mapping["websocket"],
+            }
+        )
+        self.server = Server(
+            application=application,
+            endpoints=["tcp:port=0:interface=127.0.0.1"],
+            signal_handlers=False,
+            ready_callable=None,
+            verbosity=0,
+        )
+        from twisted.internet import reactor
+
+        def resolve() -> None:
+            if self.server.listening_addresses:
+                host, port = self.server.listening_addresses[0]
+                self.url = f"http://{host}:{port}"
+                self._ready.set()
+            else:
+                reactor.callLater(0.05, resolve)
+
+        reactor.callLater(0.05, resolve)
+        self.server.run()
+
+    def start(self) -> None:
+        self._thread.start()
+        if not self._ready.wait(20):
+            raise RuntimeError("daphne did not start listening")
+
+    def stop(self) -> None:
+        from twisted.internet import reactor
+
+        if self.server is not None:
+            reactor.callFromThread(self.server.stop)
+            self._thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def _asgi_server() -> Iterator[AsgiServer]:
+    # Twisted's reactor runs once per process: one server for the whole session.
+    server = AsgiServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def asgi_live_server(_asgi_server, transactional_db, settings) -> AsgiServer:
+    """An ASGI live server (sockets included) on the test's database, with the page cache
+    (``page_cache``) and the in-memory channel layer of this process (``live_server`` is
+    WSGI only)."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    return _asgi_server

@@ -75,12 +75,39 @@ def test_the_language_switch_sticks_over_the_browser_language(client, open_champ
 
 def test_the_switch_offers_every_language_by_its_own_name(client, db):
     html = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert f'action="{reverse("set_language")}" method="post"' in html
-    assert "csrfmiddlewaretoken" in html
+    # Links, not a form: the page carries no CSRF token (it is cached for every reader).
+    assert "csrfmiddlewaretoken" not in html
     for code, name in (("es", "español"), ("ca", "català"), ("en", "English")):
-        assert f'name="language" value="{code}" lang="{code}"' in html
-        assert f">{name}</button>" in html
-    assert 'value="en" lang="en"\n            aria-pressed="true"' in html
+        link = f'href="{reverse("set_language")}?language={code}&amp;next=/" lang="{code}"'
+        assert link in html
+        assert f">{name}</a>" in html
+    assert 'hreflang="en" rel="nofollow"\n            aria-current="true"' in html
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_switch_link_sticks_over_the_browser_language(client, open_championship, language):
+    heading, _status, _empty = LANGUAGES[language]
+    switched = client.get(reverse("set_language"), {"language": language, "next": HOME})
+    assert switched.status_code == 302
+    assert switched["Location"] == HOME
+    other = "en" if language != "en" else "ca"
+    html = client.get(HOME, HTTP_ACCEPT_LANGUAGE=other).content.decode()
+    assert f'<html lang="{language}">' in html
+    assert f"<h1>{heading}</h1>" in html
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "javascript:x"])
+def test_the_switch_goes_back_only_to_this_site(client, db, target):
+    response = client.get(reverse("set_language"), {"language": "ca", "next": target})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+def test_an_unknown_language_changes_nothing(client, open_championship):
+    response = client.get(reverse("set_language"), {"language": "xx", "next": HOME})
+    assert response.status_code == 302
+    assert "django_language" not in response.cookies
+    assert '<html lang="es">' in client.get(HOME).content.decode()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -17,8 +17,10 @@ logger = logging.getLogger(__name__)
 
 changed = Signal()
 """Sent with ``championship_id``, ``stage_id`` (or None), ``match_id`` (or None) and ``what``:
-``"hand"`` (a hand saved, corrected or removed, or a match's result), ``"draft"`` (the hand
-in progress), ``"round"``, ``"team"``, ``"championship"``."""
+``"hand"`` (a hand saved, corrected or removed, or a match's result), ``"match"`` (its
+table, time, referee or seats), ``"draft"`` (the hand in progress), ``"round"`` (a stage,
+a round or bracket slots created), ``"team"``, ``"championship"``. The receiver of the
+public pages (``tournaments.web.live.on_changed``) is connected in ``TournamentsConfig``."""
 
 
 def announce(

@@ -397,7 +397,7 @@ def test_the_tv_mode_is_full_screen_without_navigation(client, referee):
     running, matches = board_with_tables(2, referee)
     url = reverse("tournaments:board", args=[running.slug])
     html = html_of(client.get(url + "?tv=1", HTTP_ACCEPT_LANGUAGE="en"))
-    assert '<body class="tv">' in html
+    assert '<body class="tv"' in html
     assert 'class="site-header"' not in html and "site-nav" not in html
     assert len(re.findall(r'data-score-side="A"', html)) == len(matches)
 

@@ -164,7 +164,7 @@ def test_match_page_shows_games_and_hands(client, running, play_match):
     assert f"Winner: {teams[1].name}" in html
 
 
-def test_a_match_in_play_refreshes_itself(client, running, referee):
+def test_a_match_in_play_follows_its_hands_live(client, running, referee):
     from tests.tournaments.conftest import chico_hand
 
     TeamFactory(championship=running)
@@ -178,7 +178,12 @@ def test_a_match_in_play_refreshes_itself(client, running, referee):
             reverse("tournaments:match", args=[running.slug, match.pk]), HTTP_ACCEPT_LANGUAGE="ca"
         )
     )
-    assert '<meta http-equiv="refresh" content="30">' in html
+    # No reload every 30 s: static/js/live.js follows the match's topics and swaps <main>.
+    assert 'http-equiv="refresh"' not in html
+    assert f'data-live-topics="site cm.{running.slug} m.{match.pk}"' in html
+    assert '<main class="site-main" id="main" data-live="">' in html
+    assert "/static/js/live.js" in html
+    assert "Darrera actualització a les" in html
     assert "Mà a mà" in html
 
 

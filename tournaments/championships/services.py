@@ -52,9 +52,12 @@ def championships_finish_ended(*, today: datetime.date) -> int:
 
     Returns how many changed; running it again the same day changes nothing.
     """
-    return Championship.objects.filter(
-        status=Championship.Status.RUNNING, end_date__lt=today
-    ).update(status=Championship.Status.FINISHED)
+    ended = Championship.objects.filter(status=Championship.Status.RUNNING, end_date__lt=today)
+    ids = list(ended.values_list("pk", flat=True))
+    Championship.objects.filter(pk__in=ids).update(status=Championship.Status.FINISHED)
+    for pk in ids:
+        announce(championship_id=pk, what="championship")
+    return len(ids)
 
 
 def _check_rules(spec: Any) -> dict[str, Any]:
@@ -130,6 +133,7 @@ def championship_create(
     championship.full_clean()
     championship.save()
     championship.organisers.set(list(organisers))
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -168,6 +172,7 @@ def championship_update(
     championship.save(
         update_fields=["name", "start_date", "end_date", "venue", "absent_teams", "time_zone"]
     )
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -190,6 +195,7 @@ def championship_update_rules(
         championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["rules", "tiebreaks"])
     _standings_outdated(championship)
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -202,6 +208,7 @@ def championship_set_tiebreaks(
     championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["tiebreaks"])
     _standings_outdated(championship)
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -242,6 +249,7 @@ def championship_set_status(*, championship: Championship, status: str) -> Champ
         )
     championship.status = target
     championship.save(update_fields=["status"])
+    announce(championship_id=championship.pk, what="championship")
     return championship
 
 
@@ -340,6 +348,7 @@ def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -
         for team, t in zip(created, teams, strict=True)
         for order, name in enumerate(t.players, start=1)
     )
+    announce(championship_id=championship.pk, what="team")
     return created
 
 
@@ -412,6 +421,7 @@ def team_add_player(
         )
     order = (team.memberships.aggregate(top=Max("order"))["top"] or 0) + 1
     Membership.objects.create(team=team, player=player, order=order)
+    announce(championship_id=team.championship_id, what="team")
     return player
 
 
@@ -428,6 +438,7 @@ def team_set_captain(*, team: Team, player: Player) -> Membership:
     Membership.objects.filter(team=team, is_captain=True).update(is_captain=False)
     membership.is_captain = True
     membership.save(update_fields=["is_captain"])
+    announce(championship_id=team.championship_id, what="team")
     return membership
 
 
@@ -489,6 +500,7 @@ def team_update(
         fields.append("seed")
     if fields:
         team.save(update_fields=fields)
+        announce(championship_id=team.championship_id, what="team")
     return team
 
 
@@ -510,6 +522,7 @@ def team_remove(*, team: Team) -> None:
     team.delete()
     # A player belongs to the team he was created for: drop those left without a team.
     Player.objects.filter(pk__in=players, memberships__isnull=True).delete()
+    announce(championship_id=championship.pk, what="team")
 
 
 # -- referees -------------------------------------------------------------------------------

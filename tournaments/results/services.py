@@ -96,6 +96,7 @@ def match_assign(
             raise TournamentError(_("Unknown way of entering hands."), code="bad_entry")
         match.entry = entry
     match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
+    _announce(match, "match")
     return match
 
 
@@ -115,6 +116,17 @@ def round_assign_referee(*, round: Round, referee: AbstractBaseUser) -> int:
         .exclude(status__in=Match.DECIDED)
         .update(referee=referee)
     )
+
+
+def _announce(match: Match, what: str) -> None:
+    """Tell the page cache and the live pages that ``match`` changed, once this commits."""
+    stage = match.stage if Match.stage.is_cached(match) else None
+    championship_id = (
+        stage.championship_id
+        if stage is not None
+        else Stage.objects.filter(pk=match.stage_id).values_list("championship_id", flat=True)[0]
+    )
+    announce(championship_id=championship_id, stage_id=match.stage_id, match_id=match.pk, what=what)
 
 
 def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
@@ -175,6 +187,7 @@ def match_start(
     match.lineup = lineup
     match.status = Match.Status.IN_PROGRESS
     match.save(update_fields=["seats", "lineup", "status"])
+    _announce(match, "match")
     return match
 
 
@@ -328,12 +341,8 @@ def _revise(match: Match, revisions: Sequence[HandRevision], by: AbstractBaseUse
         MatchConfirmation.objects.filter(match=match).delete()
         Match.objects.filter(pk=match.pk).update(confirmed_at=None)
         match.confirmed_at = None
-    announce(
-        championship_id=match.stage.championship_id,
-        stage_id=match.stage_id,
-        match_id=match.pk,
-        what="hand",
-    )
+    # Every change of a result passes here: the page cache and the live pages follow.
+    _announce(match, "hand")
 
 
 def _check_may_change(match: Match, user: AbstractBaseUser | None, reason: str | None) -> str:

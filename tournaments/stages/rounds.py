@@ -18,6 +18,7 @@ from tournaments import formats
 from tournaments.championships.selectors import rules_spec
 from tournaments.errors import TournamentError
 from tournaments.models import Championship, Game, Group, Match, Round, Stage, Team
+from tournaments.signals import announce
 from tournaments.stages.selectors import bracket_state
 
 
@@ -176,6 +177,7 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
     if bracket is None:
         return []
     by_id = {m.bracket_id: m for m in stored}
+    removed = False
     for bracket_id, match in list(by_id.items()):
         slot = bracket.matches[bracket_id]
         if slot.teams == [match.team_a_id, match.team_b_id]:
@@ -200,6 +202,7 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
             )
         match.delete()
         del by_id[bracket_id]
+        removed = True
     best_of = match_best_of(stage.championship)
     created = []
     for slot in bracket.ready():
@@ -217,4 +220,7 @@ def bracket_sync(*, stage: Stage) -> list[Match]:
                 best_of=best_of,
             )
         )
+    if created or removed:
+        # Who plays whom changed: a new slot filled shows on the bracket, rounds and board.
+        announce(championship_id=stage.championship_id, stage_id=stage.pk, what="round")
     return created

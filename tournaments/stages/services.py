@@ -75,6 +75,7 @@ def stage_create(
     if any(t.championship_id != championship.pk for t in chosen):
         raise TournamentError(_("A team of another championship."), code="foreign_team")
     stage.teams.set(chosen)
+    announce(championship_id=championship.pk, stage_id=stage.pk, what="round")
     return stage
 
 

@@ -7,6 +7,9 @@ whatever the number of teams. The parts of a page that change while a championsh
 played are separate includes, each in one element marked ``data-live`` (the match's
 headline and hands, the board's tables in play, a standings table), so each can be
 rendered again alone (docs/tournaments.md, "Public pages").
+Every page is cached under the versions of what it shows and follows it live
+(``tournaments.web.pagecache``, ``tournaments.web.live``): its topics come from its URL
+alone.
 """
 
 from __future__ import annotations
@@ -28,8 +31,11 @@ from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
 from tournaments.standings.tiebreaks import deciders
+from tournaments.web import live
+from tournaments.web.pagecache import public_page
 
 
+@public_page(lambda slug: live.page_topics(slug=slug))
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
     """Rules in words, stages (with their current round), teams with their players."""
     found = championship_selectors.championship_public(slug=slug)
@@ -119,6 +125,7 @@ def standings_tables(
     return shown, tables
 
 
+@public_page(lambda slug, stage_id: live.page_topics(slug=slug, stage_id=stage_id))
 def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Rank and team (fixed on a phone), played, won, lost and the tie-break columns, per
     group when there are, with the qualifying places marked and a legend."""
@@ -222,6 +229,7 @@ def bracket_columns(
     ]
 
 
+@public_page(lambda slug, stage_id: live.page_topics(slug=slug, stage_id=stage_id))
 def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """The elimination bracket, rounds as columns (scrolls sideways on a phone)."""
     found = championship_selectors.championship_public(slug=slug)
@@ -253,6 +261,7 @@ def _with_live_scores(matches: list[Match]) -> list[Match]:
     return matches
 
 
+@public_page(lambda slug, stage_id, number: live.page_topics(slug=slug, stage_id=stage_id))
 def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
     """The matches of one round: teams, table, time, status and score (the running
     score of the chico being played for a match in play)."""
@@ -274,6 +283,8 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
     )
 
 
+# Every table of the championship: a hand anywhere in it renews the board.
+@public_page(lambda slug: live.page_topics(slug=slug))
 def board(request: HttpRequest, slug: str) -> HttpResponse:
     """The championship board: every table in play with its live score, the current
     round of each stage, the latest results and the standings of the stage being
@@ -307,6 +318,7 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@public_page(lambda slug, match_id: live.page_topics(slug=slug, match_id=match_id))
 def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match people understand: the running score of the chico being played as the
     headline (malas/buenas or mestre, who is mano, chicos won), the hand in progress, each
@@ -343,6 +355,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     )
 
 
+@public_page(lambda: live.page_topics())
 def home(request: HttpRequest) -> HttpResponse:
     """The home page: the championships open to the public."""
     return render(

@@ -1,0 +1,196 @@
+"""The public pages' cache: a saved result invalidates exactly the pages that show it.
+
+A page served from the cache costs no query; one rendered again costs its usual few. So
+the query count of each page after a write says whether the write invalidated it. The
+writes run their on-commit announcements (``django_capture_on_commit_callbacks``), as a
+real request's commit would.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.tournaments.conftest import chico_hand
+from tests.tournaments.factories import ChampionshipFactory, TeamFactory
+from tournaments.championships import services as championship_services
+from tournaments.models import Championship
+from tournaments.results import services as result_services
+from tournaments.stages import services as stage_services
+
+pytestmark = pytest.mark.page_cache
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run a write as if its transaction committed: its announcement is sent."""
+
+    def run(write, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return write(**kwargs)
+
+    return run
+
+
+def _league(name: str, commit) -> dict:
+    championship = ChampionshipFactory(name=name, status=Championship.Status.RUNNING)
+    for _ in range(4):
+        TeamFactory(championship=championship)
+    stage = commit(stage_services.stage_create, championship=championship, format="round_robin")
+    first, second = commit(stage_services.round_generate, stage=stage)
+    for match in (first, second):
+        commit(result_services.match_start, match=match)
+    slug = championship.slug
+    return {
+        "championship": championship,
+        "stage": stage,
+        "match": first,
+        "urls": {
+            "home": reverse("tournaments:home"),
+            "championship": reverse("tournaments:championship", args=[slug]),
+            "standings": reverse("tournaments:standings", args=[slug, stage.pk]),
+            "round": reverse("tournaments:round", args=[slug, stage.pk, 1]),
+            "match": reverse("tournaments:match", args=[slug, first.pk]),
+            "other_match": reverse("tournaments:match", args=[slug, second.pk]),
+        },
+    }
+
+
+@pytest.fixture
+def leagues(db, commit):
+    return _league("Copa Rosario", commit), _league("Liga Tandil", commit)
+
+
+def _queries(client, url) -> int:
+    """How many queries ``url`` costs now (0: it came from the cache)."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured.captured_queries)
+
+
+def _warm(client, urls) -> None:
+    for url in urls:
+        assert client.get(url).status_code == 200
+
+
+def test_a_page_seen_once_is_then_served_without_a_query(client, leagues):
+    (league, _other) = leagues
+    urls = league["urls"].values()
+    _warm(client, urls)
+    for url in urls:
+        assert _queries(client, url) == 0, url
+
+
+def test_a_hand_invalidates_exactly_the_pages_that_show_it(client, leagues, commit, referee):
+    league, other = leagues
+    everything = [*league["urls"].values(), *other["urls"].values()]
+    _warm(client, everything)
+    match = league["match"]
+
+    commit(
+        result_services.hand_record,
+        match=match,
+        record=chico_hand(match, "A"),
+        recorded_by=referee,
+    )
+
+    rendered = {url for url in everything if _queries(client, url) > 0}
+    shows_it = {league["urls"][name] for name in ("championship", "standings", "round", "match")}
+    assert rendered == shows_it
+    # And what they show is the new score, at once.
+    page = client.get(league["urls"]["match"]).content.decode()
+    assert 'data-games-side="A">1</span>' in page  # the chico won, in the headline
+
+
+def test_a_renamed_team_invalidates_its_championship_only(client, leagues, commit):
+    league, other = leagues
+    _warm(client, [*league["urls"].values(), *other["urls"].values()])
+    team = league["match"].team_a
+
+    commit(championship_services.team_update, team=team, name="Los Renombrados")
+
+    for name, url in league["urls"].items():
+        expected = 0 if name == "home" else 1
+        assert min(_queries(client, url), 1) == expected, name
+    for url in other["urls"].values():
+        assert _queries(client, url) == 0, url
+    assert "Los Renombrados" in client.get(league["urls"]["match"]).content.decode()
+
+
+def test_a_championship_edit_reaches_the_home_page(client, leagues, commit):
+    league, _other = leagues
+    home = league["urls"]["home"]
+    _warm(client, [home])
+    championship = league["championship"]
+
+    commit(
+        championship_services.championship_update,
+        championship=championship,
+        name="Copa Rosario 2026",
+        start_date=championship.start_date,
+    )
+
+    assert _queries(client, home) > 0
+    assert "Copa Rosario 2026" in client.get(home).content.decode()
+
+
+def test_an_anonymous_page_carries_no_visitor_state(client, leagues):
+    league, _other = leagues
+    for url in league["urls"].values():
+        for _ in range(2):  # rendered, then from the cache
+            response = client.get(url)
+            assert not response.cookies, url
+            assert "csrfmiddlewaretoken" not in response.content.decode()
+            assert "Cookie" not in response.get("Vary", ""), url
+            assert response["ETag"].startswith('"')
+            assert "public" in response["Cache-Control"]
+
+
+def test_a_browser_revalidating_gets_304_until_a_result(client, leagues, commit, referee):
+    league, _other = leagues
+    url = league["urls"]["round"]
+    etag = client.get(url)["ETag"]
+
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again["ETag"] == etag
+
+    match = league["match"]
+    commit(
+        result_services.hand_record,
+        match=match,
+        record=chico_hand(match, "B"),
+        recorded_by=referee,
+    )
+    fresh = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200
+    assert fresh["ETag"] != etag
+
+
+def test_each_language_is_cached_apart(client, leagues):
+    league, _other = leagues
+    url = league["urls"]["standings"]
+    spanish = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert '<html lang="es">' in spanish.content.decode()
+    assert '<html lang="en">' in english.content.decode()
+    assert spanish["ETag"] != english["ETag"]
+    assert '<html lang="en">' in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_a_logged_in_user_gets_his_own_page(client, leagues, django_user_model):
+    league, _other = leagues
+    url = league["urls"]["match"]
+    client.get(url, HTTP_ACCEPT_LANGUAGE="en")  # cached for anonymous readers
+    user = django_user_model.objects.create_user("marta", password="x-Very-long-1")
+    client.force_login(user)
+
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert "Log out marta" in html  # not the anonymous page from the cache
+    assert "private" in response["Cache-Control"]
+    assert "ETag" not in response
+    assert _queries(client, url) > 0

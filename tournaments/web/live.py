@@ -1,0 +1,207 @@
+"""What the public pages follow: topics, their versions in the cache, and the broadcast.
+
+A *topic* names a part of the public data; a page depends on a few of them (its URL
+alone says which: :func:`page_topics`) and is cached under their current versions
+(``tournaments.web.pagecache``). When a write announces a change
+(``tournaments.signals.changed``, sent on commit), :func:`on_changed` bumps the versions
+of exactly the topics it touches, so the next request renders those pages again and no
+other, then tells the open pages of those topics through the channel layer
+(``tournaments.web.consumers``), which refetch themselves.
+
+Topics (``slug`` is the championship's, the pages' URLs carry it):
+
+- ``site``: the list of championships (the home page); every page also depends on it,
+  so that a championship renamed, re-slugged or deleted is never served from the cache.
+- ``c.<slug>``: anything in the championship (its page, the board).
+- ``cm.<slug>``: its structure: the championship, teams, stages, rounds, brackets.
+- ``s.<stage id>``: the results of a stage (its standings, rounds and bracket).
+- ``m.<match id>``: one match (its page), including the hand in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+
+from tournaments.models import Championship
+
+logger = logging.getLogger(__name__)
+
+SITE = "site"
+VERSION_PREFIX = "live:v:"
+# What a topic may look like: the consumer refuses anything else from a browser.
+TOPIC = re.compile(r"^(site|cm?\.[-a-zA-Z0-9_]{1,100}|[sm]\.[0-9]{1,18})$")
+MESSAGE_TYPE = "live.changed"
+
+
+def championship_topic(slug: str) -> str:
+    return f"c.{slug}"
+
+
+def structure_topic(slug: str) -> str:
+    return f"cm.{slug}"
+
+
+def stage_topic(stage_id: int) -> str:
+    return f"s.{stage_id}"
+
+
+def match_topic(match_id: int) -> str:
+    return f"m.{match_id}"
+
+
+def page_topics(
+    *, slug: str | None = None, stage_id: int | None = None, match_id: int | None = None
+) -> list[str]:
+    """The topics a public page depends on, from its URL's arguments alone.
+
+    >>> page_topics()
+    ['site']
+    >>> page_topics(slug="copa")
+    ['site', 'c.copa']
+    >>> page_topics(slug="copa", stage_id=3)
+    ['site', 'cm.copa', 's.3']
+    >>> page_topics(slug="copa", match_id=12)
+    ['site', 'cm.copa', 'm.12']
+    """
+    if slug is None:
+        return [SITE]
+    if stage_id is not None:
+        return [SITE, structure_topic(slug), stage_topic(stage_id)]
+    if match_id is not None:
+        return [SITE, structure_topic(slug), match_topic(match_id)]
+    return [SITE, championship_topic(slug)]
+
+
+def changed_topics(
+    *, slug: str, what: str, stage_id: int | None = None, match_id: int | None = None
+) -> list[str]:
+    """The topics a change touches: the pages showing it depend on one of them, and no
+    other page does.
+
+    >>> changed_topics(slug="copa", what="hand", stage_id=3, match_id=12)
+    ['c.copa', 's.3', 'm.12']
+    >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
+    ['c.copa', 'm.12']
+    >>> changed_topics(slug="copa", what="round", stage_id=3)
+    ['c.copa', 'cm.copa', 's.3']
+    >>> changed_topics(slug="copa", what="championship")
+    ['c.copa', 'cm.copa', 'site']
+    """
+    topics = [championship_topic(slug)]
+    if what in ("championship", "team", "round"):
+        # Names, teams, new rounds and bracket slots show on every page of the championship.
+        topics.append(structure_topic(slug))
+    if what == "championship":
+        topics.append(SITE)
+    # The hand in progress shows on its match's page (and the board), not in the standings.
+    if stage_id is not None and what != "draft":
+        topics.append(stage_topic(stage_id))
+    if match_id is not None:
+        topics.append(match_topic(match_id))
+    return topics
+
+
+def group_name(topic: str) -> str:
+    """The channel layer's group of a topic (group names are ASCII, under 100 characters).
+
+    >>> group_name("m.12")
+    'live.m.12'
+    >>> len(group_name("cm." + "x" * 100))
+    45
+    """
+    name = f"live.{topic}"
+    if len(name) < 90:
+        return name
+    return "live.h." + hashlib.sha1(topic.encode()).hexdigest()[:38]
+
+
+def _fresh() -> int:
+    # Never a value a topic had before, even after its key was evicted or the cache flushed.
+    return time.time_ns()
+
+
+def versions(topics: Iterable[str]) -> list[int]:
+    """The current version of each topic (one cache round trip when all are known)."""
+    topics = list(topics)
+    keys = [VERSION_PREFIX + topic for topic in topics]
+    found = cache.get_many(keys)
+    result = []
+    for key in keys:
+        value = found.get(key)
+        if value is None:
+            cache.add(key, _fresh(), timeout=None)
+            value = cache.get(key)
+        result.append(value)
+    return result
+
+
+def bump(topics: Iterable[str]) -> None:
+    """Give each topic a new version: every page depending on one is rendered anew."""
+    for topic in topics:
+        key = VERSION_PREFIX + topic
+        try:
+            cache.incr(key)
+        except ValueError:  # never read yet, or evicted: any new value will do
+            cache.set(key, _fresh(), timeout=None)
+
+
+def broadcast(topics: Iterable[str], *, what: str) -> None:
+    """Tell the pages open on these topics that they changed (they refetch themselves)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(_send_all)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # the usual case: a request's thread, a task, a command
+        send(layer, list(topics), what)
+        return
+    # Called under a running event loop (an async caller): send from a thread of its own.
+    worker = threading.Thread(target=send, args=(layer, list(topics), what))
+    worker.start()
+    worker.join()
+
+
+async def _send_all(layer: Any, topics: list[str], what: str) -> None:
+    for topic in topics:
+        message = {"type": MESSAGE_TYPE, "topic": topic, "what": what}
+        await layer.group_send(group_name(topic), message)
+
+
+def on_changed(
+    sender: Any,
+    *,
+    championship_id: int,
+    what: str,
+    stage_id: int | None = None,
+    match_id: int | None = None,
+    **kwargs: Any,
+) -> None:
+    """Receiver of ``tournaments.signals.changed``: bump, then broadcast.
+
+    The versions first: a page refetched on the message must already miss the cache.
+    """
+    slug = Championship.objects.filter(pk=championship_id).values_list("slug", flat=True).first()
+    topics = [SITE] if slug is None else []
+    if slug is not None:
+        topics = changed_topics(slug=slug, what=what, stage_id=stage_id, match_id=match_id)
+    elif match_id is not None:
+        topics.append(match_topic(match_id))
+    bump(topics)
+    try:
+        broadcast(topics, what=what)
+    except Exception:
+        # The versions are bumped: every page is current on its next request (and the
+        # pages poll when their socket is gone). A layer down must not fail the write.
+        logger.exception("live: broadcast of %s on %s failed", what, topics)

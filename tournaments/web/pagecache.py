@@ -1,0 +1,203 @@
+"""The public pages' cache: whole pages, keyed by the versions of what they show.
+
+A page's key is its path (with its query), its language and the current versions of its topics
+(``tournaments.web.live``); a write bumps exactly the topics it touches, so a result is
+visible on the next request and no other page is rendered again. The same key is the
+page's ETag: a browser revalidating (``If-None-Match``) gets ``304`` without the page even
+being read from the cache.
+
+Only anonymous readers are served from the cache, and their pages carry no per-visitor
+state (no CSRF token, no session read, no cookie set): a logged-in user gets the page
+rendered for him. The language comes from the reader's choice (``/i18n/setlang/``, a GET
+link) or his browser, as everywhere on the site, and is part of the key.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
+
+from tournaments.web import live
+
+PAGE_PREFIX = "live:page:"
+# Long enough to serve a whole championship day; a newer version replaces a page anyway.
+PAGE_TIMEOUT = 24 * 3600
+# After a result, the readers of a page all miss it at once: one renders it, the others
+# wait for it (a page renders in tens of milliseconds) rather than each rendering it.
+LOCK = ":rendering"
+LOCK_TIMEOUT = 2
+WAIT_STEP = 0.01
+# Pages kept in each process's memory besides the shared cache (a few MB at most).
+RECENT_PAGES = 64
+# The deployed code is part of every key: a new release never serves a page rendered by
+# the old templates (its static file names, its translations).
+_CODE_SOURCES = ("templates", "static", "locale", "tournaments", "config")
+_CODE_SUFFIXES = {".html", ".py", ".js", ".css", ".mo"}
+
+
+@functools.cache
+def code_version() -> str:
+    """A digest of the files that shape a page, computed once per process."""
+    digest = hashlib.sha1()
+    root = Path(settings.BASE_DIR)
+    for source in _CODE_SOURCES:
+        for file in sorted((root / source).rglob("*")):
+            if file.suffix in _CODE_SUFFIXES and file.is_file():
+                digest.update(str(file.relative_to(root)).encode())
+                digest.update(file.read_bytes())
+    digest.update(str(settings.STATIC_URL).encode())
+    return digest.hexdigest()[:12]
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    """Whether the reader is anonymous, without reading the session when there is none.
+
+    Reading it would make the response vary on the cookie (and cost a query).
+    """
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        request.user = AnonymousUser()
+        return True
+    return not request.user.is_authenticated
+
+
+def _etag(request: HttpRequest, topics: list[str]) -> str:
+    # The query string too: one page may have views (the board and its TV mode, ?tv=1).
+    parts = [code_version(), request.get_full_path(), get_language() or ""]
+    found = live.versions(topics)
+    parts += [f"{topic}={version}" for topic, version in zip(topics, found, strict=True)]
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    given = request.headers.get("If-None-Match", "")
+    return any(tag.strip().removeprefix("W/") == f'"{etag}"' for tag in given.split(","))
+
+
+def _mark(response: HttpResponse, etag: str | None) -> HttpResponse:
+    if etag is not None:
+        response["ETag"] = f'"{etag}"'
+        # Kept by browsers, but asked again each time: a result shows on the next visit.
+        patch_cache_control(response, public=True, no_cache=True)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+class _Recent:
+    """The pages this process served last, by key: a key names one version of a page,
+    whose content never changes, so a copy in memory is as exact as the shared cache and
+    saves it a round trip on the busiest pages."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pages: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self.lock:
+            content = self.pages.get(key)
+            if content is not None:
+                self.pages.move_to_end(key)
+            return content
+
+    def put(self, key: str, content: bytes) -> None:
+        with self.lock:
+            self.pages[key] = content
+            self.pages.move_to_end(key)
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.pages.clear()
+
+
+_recent = _Recent(RECENT_PAGES)
+
+
+def _rendered_meanwhile(key: str) -> bytes | None:
+    """The page another request is rendering, once stored; ``None`` if it gave up (a 404,
+    an error) or took too long: the caller renders it then."""
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP)
+        found = cache.get_many([key, key + LOCK])
+        if key in found:
+            return found[key]
+        if key + LOCK not in found:
+            return None
+    return None
+
+
+def public_page(topics: Callable[..., list[str]]) -> Callable:
+    """Serve the decorated view from the cache; ``topics(**kwargs)`` names what it shows.
+
+    The view's context gets nothing from here; its template reads ``request.live_topics``
+    (the topics the page follows, for ``static/js/live.js``) and
+    ``request.live_rendered_at`` (its "last updated").
+    """
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            names = topics(**kwargs)
+            request.live_topics = " ".join(names)
+            request.live_rendered_at = timezone.now()
+            cacheable = (
+                settings.PAGE_CACHE
+                and request.method in ("GET", "HEAD")
+                and _anonymous(request)
+                # A message waiting (after a log-out, say) is this reader's alone.
+                and CookieStorage.cookie_name not in request.COOKIES
+            )
+            if not cacheable:
+                _anonymous(request)  # an anonymous reader's session is not read either way
+                return _mark(view(request, *args, **kwargs), None)
+            etag = _etag(request, names)
+            if _matches(request, etag):
+                return _mark(HttpResponseNotModified(), etag)
+            key = PAGE_PREFIX + etag
+            content = _recent.get(key)
+            locked = False
+            if content is None:
+                content = cache.get(key)
+                if content is None:
+                    locked = cache.add(key + LOCK, 1, LOCK_TIMEOUT)
+                    if not locked:
+                        content = _rendered_meanwhile(key)
+                if content is not None:
+                    _recent.put(key, content)
+            if content is not None:
+                return _mark(HttpResponse(content), etag)
+            try:
+                response = view(request, *args, **kwargs)
+                if response.status_code != 200 or response.streaming:
+                    return response
+                if hasattr(response, "render"):
+                    response.render()
+                cache.set(key, response.content, PAGE_TIMEOUT)
+                _recent.put(key, response.content)
+            finally:
+                if locked:
+                    cache.delete(key + LOCK)
+            return _mark(response, etag)
+
+        wrapper.uncached = view  # the bench's baseline wraps the bare view in cache_page
+        return wrapper
+
+    return decorate
