@@ -48,28 +48,11 @@ from scoring.session import team_mazo
 from scoring.state import HandState
 from tournaments.errors import TournamentError, from_engine
 
+# The words of the calls and answers, one list for the tablet and the public pages.
+from tournaments.results.story import ANSWER_NAMES, CALL_NAMES
+
 # Hidden fields are small: a hand has a few dozen events at most.
 MAX_DRAFT_LENGTH = 20_000
-
-CALL_NAMES = {
-    "truco": gettext_lazy("truco"),
-    "retruco": gettext_lazy("retruco"),
-    "vale_cuatro": gettext_lazy("vale cuatro"),
-    "envido": gettext_lazy("envido"),
-    "real_envido": gettext_lazy("real envido"),
-    "falta_envido": gettext_lazy("falta envido"),
-    "flor": gettext_lazy("flor"),
-    "contraflor": gettext_lazy("contraflor"),
-    "contraflor_al_resto": gettext_lazy("contraflor al resto"),
-    "truc": gettext_lazy("truc"),
-    "tres": gettext_lazy("tres"),
-}
-ANSWER_NAMES = {
-    "quiero": gettext_lazy("quiero"),
-    "no_quiero": gettext_lazy("no quiero"),
-    "con_flor_me_achico": gettext_lazy("con flor me achico"),
-    "con_flor_quiero": gettext_lazy("con flor quiero"),
-}
 
 
 def parse_json(raw: str) -> Any:
