@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory
+from tests.tournaments.test_browser_results import POINT_A, POINT_B, TEAMS, wins
 from tournaments.championships import services as championship_services
 from tournaments.models import Championship, HandRevision, Match
 from tournaments.results import records
@@ -32,19 +33,6 @@ PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
 DESKTOP = {"width": 1280, "height": 800}
 PASSWORD = "envido-real-33"
-POINT_A = {"events": [{"trick": "A"}, {"trick": "A"}]}
-POINT_B = {"events": [{"trick": "B"}, {"trick": "B"}]}
-TEAMS = [
-    ("Los Anchos", ["Ana", "Alba"]),
-    ("Las Flores", ["Beto", "Bruno"]),
-    ("Los Toros", ["Tito", "Toni"]),
-    ("Las Sotas", ["Sara", "Sol"]),
-]
-
-
-def wins(page, team: str) -> str:
-    row = page.locator("table.standings tbody tr", has_text=team)
-    return row.locator("td").nth(3).inner_text()
 
 
 def test_a_whole_championship_day_from_the_site(

@@ -355,6 +355,34 @@ class ChampionshipRulesForm(RulesMixin, forms.Form):
         }
 
 
+def _add_player_fields(
+    form: forms.Form, championship: Championship, *, required: int, new: bool
+) -> bool:
+    """Add ``player_1`` … ``player_<form.size>`` (the first ``required`` of them must have a
+    name) and, in a Catalan championship of teams, the cap de colla among them: for a
+    ``new`` team it is asked and starts at the first; when editing it may stay as it is.
+    Returns whether the captain is asked."""
+    for index in range(1, form.size + 1):
+        form.fields[f"player_{index}"] = forms.CharField(
+            label=_("Player %(number)s") % {"number": index},
+            max_length=200,
+            required=index <= required,
+        )
+    asked = championship.is_catalan and championship.team_size > 1
+    if asked:
+        form.fields["captain"] = forms.TypedChoiceField(
+            label=_("Cap de colla"),
+            choices=[
+                (index, _("Player %(number)s") % {"number": index})
+                for index in range(1, form.size + 1)
+            ],
+            coerce=int,
+            initial=1 if new else None,
+            required=new,
+        )
+    return asked
+
+
 class TeamForm(forms.Form):
     """A team and its players, as many as the championship plays with."""
 
@@ -365,21 +393,7 @@ class TeamForm(forms.Form):
     def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.size = championship.team_size
-        for index in range(1, self.size + 1):
-            self.fields[f"player_{index}"] = forms.CharField(
-                label=_("Player %(number)s") % {"number": index}, max_length=200
-            )
-        self.needs_captain = championship.is_catalan and self.size > 1
-        if self.needs_captain:
-            self.fields["captain"] = forms.TypedChoiceField(
-                label=_("Cap de colla"),
-                choices=[
-                    (index, _("Player %(number)s") % {"number": index})
-                    for index in range(1, self.size + 1)
-                ],
-                coerce=int,
-                initial=1,
-            )
+        self.needs_captain = _add_player_fields(self, championship, required=self.size, new=True)
 
     def player_field_names(self) -> list[str]:
         return [f"player_{index}" for index in range(1, self.size + 1)]
@@ -637,23 +651,9 @@ class TeamEditForm(forms.Form):
         super().__init__(*args, initial=initial, **kwargs)
         championship = team.championship
         self.size = max(championship.team_size, len(members))
-        for index in range(1, self.size + 1):
-            self.fields[f"player_{index}"] = forms.CharField(
-                label=_("Player %(number)s") % {"number": index},
-                max_length=200,
-                required=index <= len(members),
-            )
-        self.needs_captain = championship.is_catalan and championship.team_size > 1
-        if self.needs_captain:
-            self.fields["captain"] = forms.TypedChoiceField(
-                label=_("Cap de colla"),
-                choices=[
-                    (index, _("Player %(number)s") % {"number": index})
-                    for index in range(1, self.size + 1)
-                ],
-                coerce=int,
-                required=False,
-            )
+        self.needs_captain = _add_player_fields(
+            self, championship, required=len(members), new=False
+        )
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
