@@ -14,9 +14,12 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import EngineError
 from scoring.match import next_hand
+from scoring.phase import Phase, phase
 from scoring.rules import RuleSet
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
@@ -73,6 +76,17 @@ def match_for_referee(*, user: Any, pk: int) -> Match:
     return match
 
 
+def phase_label(found: Phase | None) -> str:
+    """A side's phase in words: "3 malas", "1 buena", "mestre del joc" ("" for none)."""
+    if found is None:
+        return ""
+    if found.name == "mestre":
+        return _("mestre del joc")
+    if found.name == "buenas":
+        return ngettext("%(n)s buena", "%(n)s buenas", found.count) % {"n": found.count}
+    return ngettext("%(n)s mala", "%(n)s malas", found.count) % {"n": found.count}
+
+
 @dataclass
 class Sheet:
     """What the match sheet shows besides the match itself."""
@@ -103,19 +117,24 @@ class Sheet:
         return self.names.get(mano, "") if mano else ""
 
     def score_view(self) -> list[dict[str, Any]]:
-        """Each side's running score of the current chico/joc, with malas/buenas."""
+        """Each side's running score of the current chico/joc, with its phase in words
+        (malas/buenas, or the Catalan mestre) as the engine names it."""
         score = self.info["score"] if self.info else {"A": 0, "B": 0}
         games = {"A": self.match.chicos_a, "B": self.match.chicos_b}
         teams = {"A": self.match.team_a, "B": self.match.team_b}
-        half = self.rules.half if self.rules.has_halves else None
         rows = []
         for side in ("A", "B"):
-            points = score.get(side, 0)
-            row = {"side": side, "team": teams[side], "points": points, "games": games[side]}
-            if half is not None:
-                row["half"] = "buenas" if points >= half else "malas"
-                row["in_half"] = points - half if points >= half else points
-            rows.append(row)
+            found = phase(self.rules, {"A": 0, "B": 0, **score}, side)
+            rows.append(
+                {
+                    "side": side,
+                    "team": teams[side],
+                    "points": score.get(side, 0),
+                    "games": games[side],
+                    "mestre": found is not None and found.name == "mestre",
+                    "phase_label": phase_label(found),
+                }
+            )
         return rows
 
     def seat_names(self) -> list[dict[str, str]]:

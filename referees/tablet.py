@@ -30,6 +30,9 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from referees.entry import ANSWER_NAMES, CALL_NAMES, CARD_NAMES, SUIT_NAMES
+from referees.selectors import phase_label
+from scoring.phase import Phase
+from tournaments.errors import ENGINE_MESSAGES
 from tournaments.results import records
 
 # Pyodide's files the worker loads (node_modules/pyodide, served under static/pyodide/).
@@ -187,6 +190,8 @@ def labels() -> dict[str, Any]:
         "status_column": _("Status"),
         "refused": _("The server refused this hand: %(message)s"),
         "engine_refused": _("The rules do not allow this step; nothing was recorded."),
+        # The engine's reasons, as the server's sheet gives them (tournaments.errors).
+        "engine_messages": {code: str(text) for code, text in ENGINE_MESSAGES.items()},
         "other_device": _("Another device holds this match's hand in progress."),
         "take_over": _("Take over on this tablet"),
         "discard": _("Discard what this tablet kept and reload"),
@@ -247,4 +252,17 @@ def tablet_context(sheet: Any, draft: dict[str, Any], *, plays: bool = False) ->
             "pyodide": pyodide_base() if pyodide_version() else "",
         },
         "labels": labels(),
+        "phase_labels": phase_labels(sheet.rules),
     }
+
+
+def phase_labels(rules: Any) -> dict[str, list[str]]:
+    """Every phase a side can be in under ``rules``, in words, by count (plurals are the
+    language's own): ``{"malas": ["0 malas", "1 mala", ...], ...}``; the mestre's one."""
+    found: dict[str, list[str]] = {}
+    if rules.has_halves:
+        for name in ("malas", "buenas"):
+            found[name] = [phase_label(Phase(name, n)) for n in range(rules.target + 1)]
+    if rules.has_mestre:
+        found["mestre"] = [phase_label(Phase("mestre", 0))]
+    return found

@@ -305,7 +305,6 @@ def _entry_context(
             context["cards_form"] = forms.get("cards") or CardsForm(
                 players=_card_players(sheet, entry), initial=entry.given_cards
             )
-        context["mestre"] = entry.parts[0].start.mestre if entry.parts else None
     context["summary"] = entry.summary()
     context["hand_json"] = entry.to_json()
 

@@ -49,7 +49,9 @@ from scoring.entry import HandEntry
 from scoring.errors import EngineError
 from scoring.hand import apply
 from scoring.match import score_next_hand
+from scoring.phase import phase
 from scoring.results import MatchState
+from scoring.rules import RuleSet
 
 __all__ = ["Session", "handle", "team_mazo"]
 
@@ -78,6 +80,7 @@ class Session:
         draft: Any = None,
     ) -> None:
         self.head = dict(head)
+        self.rules = RuleSet.from_spec(self.head["rules"])
         self.plays = plays
         self.state = None if state is None else MatchState.from_dict(state)
         self.entry: HandEntry | None = None
@@ -97,7 +100,7 @@ class Session:
                 self.entry.restore(draft)
             except EngineError as error:
                 # The entry keeps every valid step before the fault; the page says so.
-                self.problem = error.to_dict()
+                self.problem = _problem(error)
 
     # -- operations --------------------------------------------------------------------
     def run(self, message: Mapping[str, Any]) -> dict[str, Any]:
@@ -127,7 +130,7 @@ class Session:
             elif op != "view":
                 raise EngineError("bad_draft", f"Unknown operation: {op!r}.")
         except EngineError as error:
-            self.problem = error.to_dict()
+            self.problem = _problem(error)
         view = self.view()
         if saved is not None:
             view["saved"] = saved
@@ -208,6 +211,9 @@ class Session:
             "mano": entry.upcoming.mano,
             "order": list(entry.upcoming.order),
             "start_score": dict(entry.upcoming.score),
+            # Each side's phase at the start of the hand ([name, count], or None): the
+            # scoreboard's malas/buenas or mestre, as the server's sheet draws them.
+            "phases": {side: self._phase(entry.upcoming.score, side) for side in ("A", "B")},
             "score": entry.score,
             "team": team,
             "choosing_pairs": entry.choosing_pairs,
@@ -229,6 +235,10 @@ class Session:
             "entry": entry.to_entry() if entry.parts else None,
             "error": self.problem,
         }
+
+    def _phase(self, score: Mapping[str, int], side: str) -> list[Any] | None:
+        found = phase(self.rules, {"A": 0, "B": 0, **score}, side)
+        return None if found is None else [found.name, found.count]
 
     def actions(self) -> list[dict[str, Any]]:
         """The legal next actions as events, with their button group, side and player."""
@@ -271,6 +281,13 @@ class Session:
             ]
             for side in ("A", "B")
         }
+
+
+def _problem(error: EngineError) -> dict[str, Any]:
+    """The error object of a refused step, with the values its message was made of
+    (``params``), so that the page can say the reason in its own language."""
+    params = json.loads(json.dumps(error.params, default=str))
+    return {**error.to_dict(), "params": params}
 
 
 def _described(action: Action, team: Mapping[str, str], sides: Any) -> dict[str, Any]:
@@ -325,7 +342,7 @@ def handle(message: str) -> str:
                 draft=data.get("draft"),
             )
         except EngineError as error:
-            return json.dumps({"over": False, "fatal": error.to_dict()})
+            return json.dumps({"over": False, "fatal": _problem(error)})
         return json.dumps(_session.view())
     if _session is None:
         return json.dumps({"fatal": {"code": "not_open", "message": "No match is open."}})

@@ -95,16 +95,40 @@
     return ctx.names[player] || player;
   }
 
-  function sidePlayers(side) {
-    // Team order, as the server's labels: "Ana and Alba", "Ana, Alba and Ale".
-    var players = (ctx.head.teams[side] || []).map(name);
+  // Why the engine refused a step, in the page's language with the people's names, as the
+  // server's sheet says it (tournaments.errors); the general sentence when it has no words.
+  function reason(error) {
+    var template = (L.engine_messages || {})[error.code];
+    if (!template || !error.params) {
+      return L.engine_refused;
+    }
+    var params = {};
+    Object.keys(error.params).forEach(function (key) {
+      var value = error.params[key];
+      var shown = function (v) {
+        return typeof v === "string" ? ctx.names[v] || ctx.teams[v] || v : String(v);
+      };
+      params[key] = Array.isArray(value) ? value.map(shown).join(", ") : shown(value);
+    });
+    var text = fmt(template, params);
+    return /%\(\w+\)s/.test(text) ? L.engine_refused : text;
+  }
+
+  function sidePlayers(side, order) {
+    // Team order, as the server's labels: "Ana and Alba", "Ana, Alba and Ale"; in a
+    // pica-pica pair, only the pair's player of that side (``order``: the part's players).
+    var players = (ctx.head.teams[side] || [])
+      .filter(function (player) {
+        return !order || order.indexOf(player) >= 0;
+      })
+      .map(name);
     if (players.length < 2) {
       return players.join("");
     }
     return players.slice(0, -1).join(", ") + " " + L.and + " " + players[players.length - 1];
   }
 
-  function describe(ev) {
+  function describe(ev, order) {
     var player = ev.by ? name(ev.by) : "";
     if ("call" in ev) {
       return fmt(L.call, { player: player, call: L.call_names[ev.call] || ev.call });
@@ -113,16 +137,16 @@
       return fmt(L.answer, { player: player, answer: L.answer_names[ev.answer] || ev.answer });
     }
     if ("trick" in ev) {
-      return ev.trick === "parda" ? L.parda : fmt(L.trick, { players: sidePlayers(ev.trick) });
+      return ev.trick === "parda" ? L.parda : fmt(L.trick, { players: sidePlayers(ev.trick, order) });
     }
     if ("mazo" in ev) {
       return fmt(L.mazo, { player: player });
     }
     if ("envido_winner" in ev) {
-      return fmt(L.envido_winner, { players: sidePlayers(ev.envido_winner) });
+      return fmt(L.envido_winner, { players: sidePlayers(ev.envido_winner, order) });
     }
     if ("flor_winner" in ev) {
-      return fmt(L.flor_winner, { players: sidePlayers(ev.flor_winner) });
+      return fmt(L.flor_winner, { players: sidePlayers(ev.flor_winner, order) });
     }
     if ("envido" in ev || "flor" in ev) {
       var points = ev.envido || ev.flor;
@@ -251,11 +275,11 @@
         return m !== message;
       });
       if (answer.fatal) {
-        errors = [L.engine_refused];
+        errors = [reason(answer.fatal)];
         save();
         return;
       }
-      errors = answer.error ? [L.engine_refused] : [];
+      errors = answer.error ? [reason(answer.error)] : [];
       view = answer;
       if (answer.saved) {
         var hand = answer.saved;
@@ -512,8 +536,13 @@
       class: classes + (extra || ""),
       type: "button",
       "data-event": JSON.stringify(action.event),
-      text: describe(action.event),
+      text: describe(action.event, partOrder()),
     });
+  }
+
+  function partOrder() {
+    // The players of the pica-pica pair being entered (null in a whole hand).
+    return view.pairs && view.parts.length ? view.parts[view.parts.length - 1].order : null;
   }
 
   function group(legend, actions, extra) {
@@ -552,7 +581,7 @@
       if (part.events.length) {
         box.appendChild(
           el("ol", { class: "hand-summary__events" }, part.events.map(function (ev) {
-            return el("li", { text: describe(ev) });
+            return el("li", { text: describe(ev, view.pairs ? part.order : null) });
           }))
         );
       } else {
@@ -866,12 +895,22 @@
         points.textContent = String(view.start_score[side]);
       }
     });
-    if (ctx.next && JSON.stringify(ctx.next.score) !== JSON.stringify(view.start_score)) {
-      // The malas/buenas line is the page's: out of date once this tablet moved on.
-      document.querySelectorAll(".scoreboard__half").forEach(function (node) {
-        node.hidden = true;
-      });
-    }
+    // Malas/buenas or the mestre, as the engine names each side's phase (the page drew
+    // them for the hand it was served with; this tablet may have saved hands since).
+    ["A", "B"].forEach(function (side) {
+      var half = document.querySelector(".scoreboard__half[data-half-side=" + side + "]");
+      var phase = view.phases ? view.phases[side] : null;
+      var words = phase && ctx.phase_labels ? ctx.phase_labels[phase[0]] : null;
+      var text = words ? words[phase[0] === "mestre" ? 0 : phase[1]] || "" : "";
+      if (half) {
+        half.textContent = text;
+        half.hidden = !text;
+      }
+      var box = document.querySelector("[data-scoreboard-side=" + side + "]");
+      if (box) {
+        box.classList.toggle("scoreboard__side--mestre", Boolean(phase) && phase[0] === "mestre");
+      }
+    });
   }
 
   function seating() {
@@ -937,13 +976,62 @@
     });
   }
 
+  // What the referee is typing survives a redraw for the same step (a sync ending, a step
+  // refused): the penalty's points and reason, the void's reason, declared points, an open
+  // "Penalty or void", the field with the keyboard. A step taken starts them afresh.
+  var drawnFor = null;
+
+  function keptFields() {
+    var kept = { values: {}, checked: {}, open: [], focus: null };
+    section.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (field) {
+      if (field.type === "radio" || field.type === "checkbox") {
+        kept.checked[field.id] = field.checked;
+      } else {
+        kept.values[field.id] = field.value;
+      }
+    });
+    section.querySelectorAll("details[open]").forEach(function (details) {
+      kept.open.push(details.className);
+    });
+    var active = document.activeElement;
+    if (active && active.id && section.contains(active)) {
+      kept.focus = active.id;
+    }
+    return kept;
+  }
+
+  function restoreFields(kept) {
+    section.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (field) {
+      if (field.id in kept.checked) {
+        field.checked = kept.checked[field.id];
+      } else if (field.id in kept.values) {
+        field.value = kept.values[field.id];
+      }
+    });
+    section.querySelectorAll("details").forEach(function (details) {
+      if (kept.open.indexOf(details.className) >= 0) {
+        details.open = true;
+      }
+    });
+    var focused = kept.focus ? document.getElementById(kept.focus) : null;
+    if (focused && section.contains(focused)) {
+      focused.focus();
+    }
+  }
+
   function render() {
     indicator();
     if (!engineReady || !view) {
       return;
     }
+    var step = JSON.stringify([view.number, view.draft]);
+    var kept = step === drawnFor ? keptFields() : null;
     var nodes = entry().filter(Boolean);
     section.replaceChildren.apply(section, nodes);
+    if (kept) {
+      restoreFields(kept);
+    }
+    drawnFor = step;
     section.setAttribute("data-engine", "browser");
     scoreboard();
     seating();

@@ -124,6 +124,12 @@ def test_a_hand_recorded_offline_with_a_reload_is_stored_once_when_the_network_r
     assert page.get_attribute("[data-sync]", "data-sync") == "offline"
     assert page.locator("tr[data-tablet=pending]").count() == 1
     assert stored(match) == []
+    # The scoreboard follows the hand saved offline, malas and buenas as the engine says.
+    eliana = "A" if match.team_a.name == "Eliana" else "B"
+    ivan = "B" if eliana == "A" else "A"
+    assert page.inner_text(f".scoreboard__points[data-side={eliana}]") == "1"
+    assert page.inner_text(f".scoreboard__half[data-half-side={eliana}]") == "1 mala"
+    assert page.inner_text(f".scoreboard__half[data-half-side={ivan}]") == "4 malas"
 
     page.context.set_offline(False)
     page.wait_for_selector("[data-sync=saved]", timeout=30_000)

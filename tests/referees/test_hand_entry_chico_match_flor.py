@@ -83,8 +83,9 @@ def test_malas_and_buenas_are_shown_only_with_a_target_of_30(started, tablet, re
         recorded_by=referee,
     )
     page = tablet(started)
-    assert '<p class="scoreboard__half">1 buena</p>' in page.raw  # 16: one into the buenas
-    assert '<p class="scoreboard__half">0 malas</p>' in page.raw
+    # 16: one into the buenas
+    assert '<p class="scoreboard__half" data-half-side="A">1 buena</p>' in page.raw
+    assert '<p class="scoreboard__half" data-half-side="B">0 malas</p>' in page.raw
 
     short = make_match(
         referee=referee,
@@ -92,4 +93,7 @@ def test_malas_and_buenas_are_shown_only_with_a_target_of_30(started, tablet, re
         team_names=("Cortos", "Rápidos"),
     )
     result_services.match_start(match=short)
-    assert "scoreboard__half" not in tablet(short).raw
+    raw = tablet(short).raw
+    assert "malas" not in raw and "buenas" not in raw
+    assert raw.count('data-half-side="A" hidden></p>') == 1
+    assert raw.count('data-half-side="B" hidden></p>') == 1

@@ -92,7 +92,8 @@ def test_catalan_the_cap_de_colla_answers_and_the_mestre_decides(referee, tablet
     page.open()
     assert set(page.buttons()) == {"Anna: the mestre plays", "Anna: the mestre passes"}
     # The score says so in the rule book's words, on the mestre's side.
-    assert page.raw.count("mestre del joc") == 1
+    assert '<p class="scoreboard__half" data-half-side="A">mestre del joc</p>' in page.raw
+    assert '<p class="scoreboard__half" data-half-side="B" hidden></p>' in page.raw
     assert "scoreboard__side--A scoreboard__side--mestre" in page.raw
     page.tap("Anna: the mestre passes")
     page.save()
