@@ -29,6 +29,7 @@ CONFLICTS = {
     "hand_number",
     "round_exists",
     "team_name_taken",
+    "slug_taken",
     "stage_name_taken",
     "rules_locked",
     "seats_locked",

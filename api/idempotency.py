@@ -9,12 +9,15 @@ key: a retry runs again and meets the same refusal.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -65,3 +68,14 @@ def _replay(stored: IdempotencyKey, identity: dict[str, Any]) -> Response:
             code="idempotency_key_reused",
         )
     return Response(stored.response, status=stored.status, headers={REPLAYED: "true"})
+
+
+def keys_purge(*, now: datetime.datetime | None = None) -> int:
+    """Delete the keys older than ``IDEMPOTENCY_KEY_DAYS``; returns how many.
+
+    A tablet retries an unsent hand within minutes or hours of saving it (its outbox),
+    never days later: past that window a key only takes room. Idempotent (run daily).
+    """
+    before = (now or timezone.now()) - datetime.timedelta(days=settings.IDEMPOTENCY_KEY_DAYS)
+    deleted, _by_model = IdempotencyKey.objects.filter(created_at__lt=before).delete()
+    return deleted

@@ -106,6 +106,10 @@ DATABASES = {
 
 CACHES = {"default": env.cache("REDIS_URL")}
 CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="tanteo")
+if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    # The embedded default: room for a big day's pages and their parts (a round of 200
+    # tables is 200 rows), past Django's 300 entries; each process has its own.
+    CACHES["default"].setdefault("OPTIONS", {})["MAX_ENTRIES"] = 3000
 
 # Public pages are served from that cache, keyed by the versions of what they show
 # (tournaments/web/pagecache.py); off, they are rendered on every request.
@@ -279,11 +283,17 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _PUBLISH_RETRY}
 
 # Periodic tasks (`celery -A config beat`). The repair refreshes the standings a lost
 # refresh left stale (broker down when a result was saved, worker killed mid-task).
+# How long a write's Idempotency-Key is remembered (a tablet's retries come far sooner).
+IDEMPOTENCY_KEY_DAYS = env.int("IDEMPOTENCY_KEY_DAYS", default=7, minimum=1)
 STANDINGS_REPAIR_INTERVAL = env.int("STANDINGS_REPAIR_INTERVAL", default=300, minimum=10)
 CELERY_BEAT_SCHEDULE = {
     "championships-finish-ended": {
         "task": "tournaments.tasks.championships_finish_ended",
         "schedule": crontab(hour=3, minute=0),
+    },
+    "idempotency-keys-purge": {
+        "task": "api.tasks.purge_idempotency_keys",
+        "schedule": crontab(hour=3, minute=30),
     },
     "standings-repair": {
         "task": "tournaments.tasks.repair_standings",

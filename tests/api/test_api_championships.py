@@ -94,6 +94,16 @@ def test_create_makes_a_draft_organised_by_its_creator(organiser):
     assert created.rules == {"preset": "catalan"}
 
 
+def test_a_short_name_already_used_is_a_conflict_in_the_request_language(organiser):
+    payload = {"name": "Nuevo", "slug": "nuevo", "start_date": "2026-01-01"}
+    assert client_for(organiser).post(LIST, payload, format="json").status_code == 201
+    response = client_for(organiser, "en").post(LIST, {**payload, "name": "Otro"}, format="json")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "slug_taken"
+    assert "nuevo" in response.json()["error"]["message"]
+    assert Championship.objects.get(slug="nuevo").name == "Nuevo"
+
+
 def test_a_bad_rule_option_is_refused_by_the_engine_in_the_request_language(organiser):
     payload = {
         "name": "Nuevo",

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import datetime
 import threading
 
 import pytest
 from django.db import connection, connections
+from django.utils import timezone
 
+from api import idempotency
 from api.models import IdempotencyKey
+from api.tasks import purge_idempotency_keys
 from tests.api.conftest import V1, client_for
 from tests.tournaments.factories import (
     ChampionshipFactory,
@@ -164,6 +168,32 @@ def test_a_retry_with_the_same_key_gets_the_first_response(db, organiser):
     assert reused.status_code == 422
     assert reused.json()["error"]["code"] == "idempotency_key_reused"
     assert match.hands.count() == 1
+
+
+def test_keys_are_forgotten_after_their_window_by_the_daily_task(db, organiser, settings):
+    settings.IDEMPOTENCY_KEY_DAYS = 7
+    match = one_match()
+    match.stage.championship.organisers.add(organiser)
+    api = client_for(organiser)
+    sent = {}
+    for number, key, winner in ((1, "old", "A"), (2, "recent", "B")):
+        sent[key] = {"number": number, "events": falta(match, winner)}
+        response = api.post(url(match), sent[key], format="json", HTTP_IDEMPOTENCY_KEY=key)
+        assert response.status_code == 201
+    IdempotencyKey.objects.filter(key="old").update(
+        created_at=timezone.now() - datetime.timedelta(days=8)
+    )
+    IdempotencyKey.objects.filter(key="recent").update(
+        created_at=timezone.now() - datetime.timedelta(days=6)
+    )
+
+    purge_idempotency_keys.delay()  # as beat sends it (run in-process by the tests)
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["recent"]
+    assert idempotency.keys_purge() == 0  # again: nothing more
+    # The recent key still answers a retry; the hands themselves are untouched.
+    retry = api.post(url(match), sent["recent"], format="json", HTTP_IDEMPOTENCY_KEY="recent")
+    assert retry["Idempotent-Replayed"] == "true"
+    assert match.hands.count() == 2
 
 
 def test_a_refused_hand_keeps_no_key(db, organiser):

@@ -6,6 +6,7 @@ barrier so their deciding saves reach the database at the same moment.
 
 from __future__ import annotations
 
+import datetime
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
 from tournaments.championships import services as championship_services
 from tournaments.errors import TournamentError
-from tournaments.models import Match, Stage
+from tournaments.models import Championship, Match, Stage
 from tournaments.results import services as result_services
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
@@ -210,3 +211,24 @@ def test_the_same_team_or_stage_sent_at_once_is_created_once():
     assert sorted(at_once([add_stage] * 4)) == ["ok"] + ["stage_name_taken"] * 3
     assert championship.teams.get().memberships.count() == 2
     assert championship.stages.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_championship_sent_at_once_is_created_once(django_user_model):
+    _needs_postgres()
+    organiser = django_user_model.objects.create_user("olga", password="x-Very-long-1")
+
+    def create() -> None:
+        championship_services.championship_create(
+            name="Copa Simultánea",
+            slug="copa-simultanea",
+            start_date=datetime.date(2026, 12, 5),
+            organisers=[organiser],
+        )
+
+    # Both pass the check for the short name, then the unique slug refuses one insert:
+    # without handling it, that organiser got a 500.
+    for _ in range(REPEAT):
+        Championship.objects.filter(slug="copa-simultanea").delete()
+        assert sorted(at_once([create] * 4)) == ["ok"] + ["slug_taken"] * 3
+        assert Championship.objects.get(slug="copa-simultanea").organisers.get() == organiser

@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -130,8 +130,23 @@ def championship_create(
         seed=seed,
         time_zone=_check_time_zone(time_zone or default_time_zone()),
     )
+    taken = TournamentError(
+        _("Another championship already uses the short name %(slug)s."),
+        code="slug_taken",
+        params={"slug": slug},
+    )
+    if Championship.objects.filter(slug=slug).exists():
+        raise taken
     championship.full_clean()
-    championship.save()
+    try:
+        with transaction.atomic():
+            championship.save()
+    except IntegrityError:
+        # Two organisers (or one double click) creating the same short name at once: both
+        # passed the check above; the unique slug lets one in, the other is told.
+        if Championship.objects.filter(slug=slug).exists():
+            raise taken from None
+        raise
     championship.organisers.set(list(organisers))
     announce(championship_id=championship.pk, what="championship")
     return championship
