@@ -12,8 +12,9 @@ One command, everything on 127.0.0.1 (bench/README.md, "Public pages"):
    bench/load/run.py) with ``DEBUG`` off, serving the site plus, for the baseline, the same
    views under Django's ``cache_page`` (``bench/pages_site.py``).
 3. For the standings page of each size and for the match page: ``wrk`` (Debian's) for
-   ``--duration`` seconds on the page, then on the same view under ``cache_page``, then on
-   a static file. Meanwhile a writer saves a result every second (a hand deciding a match
+   ``--duration`` seconds on the page and as long on the same view under ``cache_page``,
+   in ``--windows`` alternating windows (page, baseline, baseline, page...), then on a
+   static file. Meanwhile a writer saves a result every second (a hand deciding a match
    of that stage; a hand of that match) through the services, as a referee's save does,
    and after each save checks that the page an anonymous reader gets is the one rendered
    afresh for a logged-in user (``<main>``, "last updated" aside).
@@ -250,20 +251,31 @@ def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
 
 
 def measure(host: str, args: argparse.Namespace, name: str, path: str, baseline: str, writer):
+    """The page and its ``cache_page`` baseline in alternating windows (ABBA: the page,
+    the baseline, the baseline, the page...), so that a machine's drift over the run
+    weighs on both alike; the rates are the means over the windows."""
     static = f"{host}/static/css/tanteo.css"
     _get(host + path)  # the first render, outside the measure
     _get(host + baseline)
+    window = max(2, args.duration // args.windows)
+    ours_rates, cached_rates, non2xx = [], [], 0
     writer.start()
-    ours = wrk(host + path, args.duration, args.concurrency)
-    cached = wrk(host + baseline, args.duration, args.concurrency)
+    for turn in range(args.windows):
+        order = [(path, ours_rates), (baseline, cached_rates)]
+        for url, rates in order if turn % 2 == 0 else reversed(order):
+            measured = wrk(host + url, window, args.concurrency)
+            rates.append(measured["rps"])
+            non2xx += measured["non2xx"]
     files = wrk(static, max(5, args.duration // 2), args.concurrency)
     writer.stop.set()
     writer.join()
-    ratio = ours["rps"] / cached["rps"]
+    ours, cached = statistics.mean(ours_rates), statistics.mean(cached_rates)
+    ratio = ours / cached
+    pairs = [a / b for a, b in zip(ours_rates, cached_rates, strict=True)]
     row = (
-        f"| {name} | {ours['rps']:,.0f} | {cached['rps']:,.0f} | {ratio:.0%} "
-        f"| {files['rps']:,.0f} | {writer.saves} | {len(writer.stale)} "
-        f"| {ours['non2xx'] + cached['non2xx']} |"
+        f"| {name} | {ours:,.0f} | {cached:,.0f} | {ratio:.0%} "
+        f"| {min(pairs):.0%}–{max(pairs):.0%} "
+        f"| {files['rps']:,.0f} | {writer.saves} | {len(writer.stale)} | {non2xx} |"
     )
     print(row, flush=True)
     return row, ratio, writer.stale
@@ -346,7 +358,12 @@ async def _push(port: int, connections: int, pushes: int, match_id: int) -> list
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 64, 256])
-    parser.add_argument("--duration", type=int, default=20, help="seconds of wrk per page")
+    parser.add_argument(
+        "--duration", type=int, default=20, help="seconds of wrk per page (and per baseline)"
+    )
+    parser.add_argument(
+        "--windows", type=int, default=4, help="alternating windows the duration is cut into"
+    )
     parser.add_argument("--concurrency", type=int, default=16, help="wrk's connections")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
@@ -422,8 +439,9 @@ def main() -> None:
         load_run._wait_http(f"{host}/healthz", 60, gunicorn)
         load_before = load_run._load()
         print(
-            "\n| page | req/s (cache, current) | req/s cache_page | ratio | req/s static file "
-            "| saves | stale | non-2xx |\n|---|---:|---:|---:|---:|---:|---:|---:|",
+            "\n| page | req/s (cache, current) | req/s cache_page | ratio | ratio per window "
+            "| req/s static file | saves | stale | non-2xx |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
             flush=True,
         )
         rows, ratios, stale = [], [], []

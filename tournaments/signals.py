@@ -17,7 +17,8 @@ logger = logging.getLogger(__name__)
 
 changed = Signal()
 """Sent with ``championship_id``, ``stage_id`` (or None), ``match_id`` (or None) and ``what``:
-``"hand"`` (a hand saved, corrected or removed, or a match's result), ``"match"`` (its
+``"hand"`` (a hand saved, corrected or removed, or a match's result), ``"result"`` (a
+match decided, undecided or given another winner: sent besides ``"hand"``), ``"match"`` (its
 table, time, referee or seats), ``"draft"`` (the hand in progress), ``"round"`` (a stage,
 a round or bracket slots created), ``"team"``, ``"championship"``. The receiver of the
 public pages (``tournaments.web.live.on_changed``) is connected in ``TournamentsConfig``."""

@@ -10,8 +10,9 @@
    one referee each, their sessions written for the locustfile.
 3. Starts a redis-server of its own on a free port for the cache (or uses ``--redis-url``)
    and gunicorn (``--workers`` processes of ``--threads`` threads, gthread, ``--keep-alive``
-   15 s) on 127.0.0.1, as in production: ``DEBUG`` off, a random ``SECRET_KEY``,
-   ``ALLOWED_HOSTS=127.0.0.1``, plain HTTP (no SSL redirect, no secure cookies, no HSTS).
+   15 s; or ``--worker-class sync``) on 127.0.0.1, as in production: ``DEBUG`` off, a
+   random ``SECRET_KEY``, ``ALLOWED_HOSTS=127.0.0.1``, plain HTTP (no SSL redirect, no
+   secure cookies, no HSTS).
    No Celery broker: the standings refresh a deciding save queues runs in the request
    (eager), the worst case for the save.
 4. Runs Locust headless (``bench/load/locustfile.py``): the users are spawned over
@@ -145,7 +146,7 @@ def _row(summary: dict, args: argparse.Namespace, load_before: str, load_after: 
 
     errors = f"{summary['failures']} of {summary['requests']:,}"
     return (
-        f"| {args.tables} | {args.spectators:,} | {args.workers}×{args.threads} "
+        f"| {args.tables} | {args.spectators:,} | {_server(args)} "
         f"| {cell('save')} | {cell('tap')} | {cell('sheet')} | {cell('page')} "
         f"| {summary['rps']:,.0f} | {errors} | {load_before} → {load_after} |"
     )
@@ -158,6 +159,12 @@ HEADER = (
 )
 
 
+def _server(args: argparse.Namespace) -> str:
+    if args.worker_class == "sync":
+        return f"{args.workers} sync"
+    return f"{args.workers}×{args.threads}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -166,6 +173,9 @@ def main() -> None:
     parser.add_argument("--ramp", type=int, default=60, help="seconds to spawn every user")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    parser.add_argument(
+        "--worker-class", default="gthread", choices=("gthread", "sync"), help="gunicorn's"
+    )
     # Longer than any user's pause (taps 1-3 s, spectators 3-8 s), as a proxy in front would
     # keep its clients' connections: with gunicorn's default 2 s, a request sent just as the
     # server closes the idle connection fails ("connection closed"), which a browser resends
@@ -236,7 +246,7 @@ def main() -> None:
             [
                 *(str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
                 *("--workers", str(args.workers), "--threads", str(args.threads)),
-                *("--worker-class", "gthread", "--keep-alive", str(args.keep_alive)),
+                *("--worker-class", args.worker_class, "--keep-alive", str(args.keep_alive)),
                 *("--error-logfile", str(args.out / "gunicorn.log")),
             ],
             env=env,

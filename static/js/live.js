@@ -18,6 +18,9 @@
 
   var POLL_MS = 5000;
   var DEBOUNCE_MS = 100;
+  // At most one refresh a second: a busy stage announces several hands a second, and a
+  // page follows them all within the two seconds it promises, at a bounded cost.
+  var MIN_GAP_MS = 1000;
   var RETRY_MIN_MS = 2000;
   var RETRY_MAX_MS = 60000;
 
@@ -31,6 +34,7 @@
   var busy = false;
   var again = false;
   var timer = null;
+  var lastStart = 0;
   var pollTimer = null;
   var retryMs = RETRY_MIN_MS;
   var opened = false;
@@ -103,6 +107,7 @@
       return;
     }
     busy = true;
+    lastStart = Date.now();
     var urls = [];
     regions().forEach(function (region) {
       var url = urlOf(region);
@@ -115,15 +120,24 @@
     })).then(function () {
       busy = false;
       if (again) {
+        // Changed while it was fetched: the page may be older than the change.
         again = false;
-        refresh();
+        soon();
       }
     });
   }
 
+  // Never postponed by the next message (a stream of them must not starve the page):
+  // one refresh is due, and it shows every change announced before it starts.
   function soon() {
-    window.clearTimeout(timer);
-    timer = window.setTimeout(refresh, DEBOUNCE_MS);
+    if (timer !== null) {
+      return;
+    }
+    var wait = Math.max(DEBOUNCE_MS, lastStart + MIN_GAP_MS - Date.now());
+    timer = window.setTimeout(function () {
+      timer = null;
+      refresh();
+    }, wait);
   }
 
   function startPolling() {

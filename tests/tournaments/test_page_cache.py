@@ -19,6 +19,7 @@ from tournaments.championships import services as championship_services
 from tournaments.models import Championship
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
+from tournaments.web import pagecache, public
 
 pytestmark = pytest.mark.page_cache
 
@@ -98,11 +99,70 @@ def test_a_hand_invalidates_exactly_the_pages_that_show_it(client, leagues, comm
     )
 
     rendered = {url for url in everything if _queries(client, url) > 0}
-    shows_it = {league["urls"][name] for name in ("championship", "standings", "round", "match")}
+    # A chico won decides nothing yet: the standings and the championship's page (teams,
+    # current rounds) stay as they were; the round and the match show the hand.
+    shows_it = {league["urls"][name] for name in ("round", "match")}
     assert rendered == shows_it
     # And what they show is the new score, at once.
     page = client.get(league["urls"]["match"]).content.decode()
     assert 'data-games-side="A">1</span>' in page  # the chico won, in the headline
+
+
+def test_a_deciding_hand_also_renews_the_standings_and_the_championship(
+    client, leagues, commit, referee
+):
+    league, other = leagues
+    match = league["match"]
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    )
+    everything = [*league["urls"].values(), *other["urls"].values()]
+    _warm(client, everything)
+
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    )
+
+    match.refresh_from_db()
+    assert match.winner_id == match.team_a_id
+    rendered = {url for url in everything if _queries(client, url) > 0}
+    shows_it = {league["urls"][name] for name in ("championship", "standings", "round", "match")}
+    assert rendered == shows_it
+    standings = client.get(league["urls"]["standings"]).content.decode()
+    assert standings.index(match.team_a.name) < standings.index(match.team_b.name)
+
+
+def test_a_round_renders_again_only_the_row_of_the_match_that_changed(
+    client, leagues, commit, referee, monkeypatch
+):
+    league, _other = leagues
+    url = league["urls"]["round"]
+    match = league["match"]
+    _warm(client, [url])
+    drawn = []
+    original = public.render_to_string
+
+    def spy(template, context=None, *args, **kwargs):
+        if template == "tournaments/_match_row.html":
+            drawn.append(context["match"].pk)
+        return original(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(public, "render_to_string", spy)
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "B"), recorded_by=referee
+    )
+
+    page = client.get(url).content.decode()
+    assert drawn == [match.pk]
+    assert page.count('class="match-card match-card--') == 2  # both rows, in order
+    assert page.index(match.team_a.name) < page.index(league["match"].team_b.name)
+    # A team renamed: every row naming it is drawn again.
+    drawn.clear()
+    commit(championship_services.team_update, team=match.team_b, name="Los Renombrados")
+    assert "Los Renombrados" in client.get(url).content.decode()
+    assert sorted(drawn) == sorted(
+        league["stage"].matches.filter(round__number=1).values_list("pk", flat=True)
+    )
 
 
 def test_a_renamed_team_invalidates_its_championship_only(client, leagues, commit):
@@ -194,3 +254,15 @@ def test_a_logged_in_user_gets_his_own_page(client, leagues, django_user_model):
     assert "private" in response["Cache-Control"]
     assert "ETag" not in response
     assert _queries(client, url) > 0
+
+
+def test_a_part_whose_match_vanished_as_the_page_renders_is_left_out(db):
+    # The ids were read, then one match was removed (its round deleted) before its row
+    # was rendered: the page lists the others rather than failing.
+    rows = pagecache.fragments(
+        "match-row",
+        [1, 2, 3],
+        lambda pk: [f"m.{pk}"],
+        lambda missing: {1: "<li>1</li>", 3: "<li>3</li>"},
+    )
+    assert rows == ["<li>1</li>", "<li>3</li>"]

@@ -32,17 +32,20 @@ def match_detail(*, pk: int) -> Match:
     taken from those already read, and each hand's game from the match's games.
     """
     match = Match.objects.select_related("stage__championship", "round").get(pk=pk)
-    teams = Team.objects.prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
+    # Both teams and their players in two queries (one prefetch per team would be four).
+    by_id = Team.objects.prefetch_related(
+        Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
+    ).in_bulk([team for team in (match.team_a_id, match.team_b_id) if team is not None])
+    match.team_a = by_id[match.team_a_id]
+    if match.team_b_id is not None:
+        match.team_b = by_id[match.team_b_id]
     prefetch_related_objects(
         [match],
-        Prefetch("team_a", queryset=teams),
-        Prefetch("team_b", queryset=teams),
         "group",
         "referee",
         "games",
         Prefetch("hands", queryset=Hand.objects.select_related("recorded_by")),
     )
-    by_id = {team.pk: team for team in (match.team_a, match.team_b) if team is not None}
     if match.winner_id is not None:
         match.winner = by_id.get(match.winner_id) or match.winner
     games = {}

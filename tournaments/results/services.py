@@ -629,6 +629,8 @@ def _result_changed(match: Match, *, advanced: bool = True) -> None:
     if match.bracket_id and advanced:
         bracket_sync(stage=match.stage)
     standings_invalidate(stage=match.stage)
+    # The pages that show only decided results (standings, current rounds) follow too.
+    _announce(match, "result")
 
 
 @transaction.atomic

@@ -12,12 +12,15 @@ hand in progress (the tablet's draft) is shown up to its last valid event, or no
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from scoring import (
     EngineError,
@@ -153,6 +156,10 @@ class Chart:
     hands: int
 
 
+# A stored hand's segments, kept for a championship day; a hand changed is another key.
+TOLD_PREFIX = "story:told:"
+TOLD_TIMEOUT = 24 * 3600
+
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
     "game_over": gettext_lazy("Ends the %(game)s"),
@@ -252,25 +259,56 @@ def _attach(
         target.points = item.points
 
 
-def hand_lines(match: Match, hands: Sequence[Hand]) -> list[HandLine]:
+def _told(record: dict[str, Any], names: Mapping[str, str], tricks: str) -> list[Segment]:
+    """A stored hand's segments, as the engine scores its record ([] if it refuses it)."""
+    try:
+        result = score_hand_result(record)
+        segments, _state = _segments(hand_from_record(record), record.get("events", []), names)
+        _attach(segments, result.items, names, tricks)
+    except (EngineError, TypeError, ValueError, KeyError):
+        return []
+    return segments
+
+
+def _told_key(record: dict[str, Any], names: Mapping[str, str], tricks: str, version: str) -> str:
+    # Everything a hand's segments are made of: its whole record (rules, players, order,
+    # the score before, the events), the players' names and the words, in this language.
+    told = json.dumps(
+        [record, sorted(names.items()), tricks, get_language() or "", version],
+        sort_keys=True,
+        default=str,
+    )
+    return TOLD_PREFIX + hashlib.sha1(told.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> list[HandLine]:
     """Every stored hand of ``match`` in words, most recent first. ``match`` comes from
-    ``results.selectors.match_detail`` (teams with their players)."""
+    ``results.selectors.match_detail`` (teams with their players).
+
+    A stored hand is told once: its segments are kept in the cache under a digest of
+    what they are made of, so the page of a long match, rendered again after each hand,
+    asks the engine about the new hand only. ``version`` names the deployed code (a new
+    release tells every hand afresh); without one nothing is cached.
+    """
     names = records.names(match)
     vocabulary = words(match.stage.championship)
     tricks, game_word = str(vocabulary.tricks), str(vocabulary.game)
+    standalone = {
+        hand.pk: records.standalone_record(match, hand)
+        for hand in hands
+        if "pica_pica" not in hand.record
+    }
+    keys = {pk: _told_key(record, names, tricks, version) for pk, record in standalone.items()}
+    known = cache.get_many(list(keys.values())) if version else {}
+    fresh = {}
     lines = []
     for hand in hands:
         segments: list[Segment] = []
-        if "pica_pica" not in hand.record:
-            try:
-                record = records.standalone_record(match, hand)
-                result = score_hand_result(record)
-                segments, _state = _segments(
-                    hand_from_record(record), record.get("events", []), names
-                )
-                _attach(segments, result.items, names, tricks)
-            except (EngineError, TypeError, ValueError, KeyError):
-                segments = []
+        if hand.pk in standalone:
+            key = keys[hand.pk]
+            segments = known.get(key) or []
+            if key not in known:
+                segments = fresh[key] = _told(standalone[hand.pk], names, tricks)
         lines.append(
             HandLine(
                 number=hand.number,
@@ -284,6 +322,8 @@ def hand_lines(match: Match, hands: Sequence[Hand]) -> list[HandLine]:
                 corrected_at=hand.corrected_at,
             )
         )
+    if version and fresh:
+        cache.set_many(fresh, TOLD_TIMEOUT)
     lines.reverse()
     return lines
 

@@ -29,6 +29,11 @@ def round_matches(*, round: Round) -> QuerySet[Match]:
     return _match_queryset().filter(round=round)
 
 
+def round_match_ids(*, round: Round) -> list[int]:
+    """The ids of a round's matches, in the order of ``round_matches``."""
+    return list(_match_queryset().filter(round=round).values_list("pk", flat=True))
+
+
 def matches_of(*, ids: Iterable[int]) -> QuerySet[Match]:
     """The matches ``ids`` (e.g. a round just generated) with their teams and round."""
     return _match_queryset().select_related("stage__championship").filter(pk__in=list(ids))

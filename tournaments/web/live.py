@@ -14,7 +14,9 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
   so that a championship renamed, re-slugged or deleted is never served from the cache.
 - ``c.<slug>``: anything in the championship (its page, the board).
 - ``cm.<slug>``: its structure: the championship, teams, stages, rounds, brackets.
-- ``s.<stage id>``: the results of a stage (its standings, rounds and bracket).
+- ``r.<slug>``: its decided results (the standings, each stage's current round): a
+  hand that decides nothing leaves the pages that show only these alone.
+- ``s.<stage id>``: the results of a stage (its rounds and bracket, every hand).
 - ``m.<match id>``: one match (its page), including the hand in progress.
 """
 
@@ -40,7 +42,7 @@ logger = logging.getLogger(__name__)
 SITE = "site"
 VERSION_PREFIX = "live:v:"
 # What a topic may look like: the consumer refuses anything else from a browser.
-TOPIC = re.compile(r"^(site|cm?\.[-a-zA-Z0-9_]{1,100}|[sm]\.[0-9]{1,18})$")
+TOPIC = re.compile(r"^(site|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[sm]\.[0-9]{1,18})$")
 MESSAGE_TYPE = "live.changed"
 
 
@@ -52,6 +54,10 @@ def structure_topic(slug: str) -> str:
     return f"cm.{slug}"
 
 
+def results_topic(slug: str) -> str:
+    return f"r.{slug}"
+
+
 def stage_topic(stage_id: int) -> str:
     return f"s.{stage_id}"
 
@@ -61,14 +67,24 @@ def match_topic(match_id: int) -> str:
 
 
 def page_topics(
-    *, slug: str | None = None, stage_id: int | None = None, match_id: int | None = None
+    *,
+    slug: str | None = None,
+    stage_id: int | None = None,
+    match_id: int | None = None,
+    decided_only: bool = False,
 ) -> list[str]:
     """The topics a public page depends on, from its URL's arguments alone.
+
+    ``decided_only``: the page shows the championship's decided results and none of its
+    hands (the standings, the championship's page), so a hand that decides nothing does
+    not renew it.
 
     >>> page_topics()
     ['site']
     >>> page_topics(slug="copa")
     ['site', 'c.copa']
+    >>> page_topics(slug="copa", decided_only=True)
+    ['site', 'cm.copa', 'r.copa']
     >>> page_topics(slug="copa", stage_id=3)
     ['site', 'cm.copa', 's.3']
     >>> page_topics(slug="copa", match_id=12)
@@ -76,6 +92,8 @@ def page_topics(
     """
     if slug is None:
         return [SITE]
+    if decided_only:
+        return [SITE, structure_topic(slug), results_topic(slug)]
     if stage_id is not None:
         return [SITE, structure_topic(slug), stage_topic(stage_id)]
     if match_id is not None:
@@ -91,6 +109,8 @@ def changed_topics(
 
     >>> changed_topics(slug="copa", what="hand", stage_id=3, match_id=12)
     ['c.copa', 's.3', 'm.12']
+    >>> changed_topics(slug="copa", what="result", stage_id=3, match_id=12)
+    ['c.copa', 'r.copa', 's.3', 'm.12']
     >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
     ['c.copa', 'm.12']
     >>> changed_topics(slug="copa", what="round", stage_id=3)
@@ -104,6 +124,9 @@ def changed_topics(
         topics.append(structure_topic(slug))
     if what == "championship":
         topics.append(SITE)
+    if what == "result":
+        # A match decided, undecided or given another winner: standings, current rounds.
+        topics.append(results_topic(slug))
     # The hand in progress shows on its match's page (and the board), not in the standings.
     if stage_id is not None and what != "draft":
         topics.append(stage_topic(stage_id))

@@ -19,7 +19,7 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from tournaments.web import live
@@ -142,6 +143,44 @@ def _rendered_meanwhile(key: str) -> bytes | None:
         if key + LOCK not in found:
             return None
     return None
+
+
+FRAGMENT_PREFIX = "live:fragment:"
+
+
+def fragments(
+    name: str,
+    ids: Sequence[int],
+    topics: Callable[[int], list[str]],
+    render: Callable[[list[int]], dict[int, str]],
+) -> list[str]:
+    """The parts of a page, one per id in order, each from the cache when the versions of
+    its topics are unchanged: after a hand, a round of 200 tables renders one row again.
+
+    ``topics(id)`` names what the part shows (as a page's topics do); ``render(ids)``
+    renders the parts missing, as HTML, in one go. Keyed like the pages: the code, the
+    language, and those versions, so a part is never older than what it shows.
+    """
+    wanted = {pk: topics(pk) for pk in ids}
+    names = list(dict.fromkeys(topic for found in wanted.values() for topic in found))
+    current = dict(zip(names, live.versions(names), strict=True))
+    prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
+    keys = {
+        pk: FRAGMENT_PREFIX
+        + hashlib.sha1(
+            (prefix + f"{pk}\n" + "\n".join(f"{t}={current[t]}" for t in found)).encode()
+        ).hexdigest()
+        for pk, found in wanted.items()
+    }
+    stored = cache.get_many(list(keys.values()))
+    missing = [pk for pk in ids if keys[pk] not in stored]
+    if missing:
+        # An id gone meanwhile (a round removed as the page renders) has no part: left out.
+        rendered = {keys[pk]: html for pk, html in render(missing).items() if pk in keys}
+        cache.set_many(rendered, PAGE_TIMEOUT)
+        stored.update(rendered)
+    # Rendered here by our own templates (escaped there), then kept as they were.
+    return [mark_safe(stored[keys[pk]]) for pk in ids if keys[pk] in stored]
 
 
 def public_page(topics: Callable[..., list[str]]) -> Callable:

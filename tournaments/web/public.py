@@ -19,6 +19,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from tournaments.championships import selectors as championship_selectors
@@ -32,10 +33,11 @@ from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
 from tournaments.standings.tiebreaks import deciders
 from tournaments.web import live
-from tournaments.web.pagecache import public_page
+from tournaments.web.pagecache import code_version, fragments, public_page
 
 
-@public_page(lambda slug: live.page_topics(slug=slug))
+# Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
+@public_page(lambda slug: live.page_topics(slug=slug, decided_only=True))
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
     """Rules in words, stages (with their current round), teams with their players."""
     found = championship_selectors.championship_public(slug=slug)
@@ -125,7 +127,8 @@ def standings_tables(
     return shown, tables
 
 
-@public_page(lambda slug, stage_id: live.page_topics(slug=slug, stage_id=stage_id))
+# The table and the current round change only when a match is decided.
+@public_page(lambda slug, stage_id: live.page_topics(slug=slug, decided_only=True))
 def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Rank and team (fixed on a phone), played, won, lost and the tie-break columns, per
     group when there are, with the qualifying places marked and a legend."""
@@ -264,10 +267,12 @@ def _with_live_scores(matches: list[Match]) -> list[Match]:
 @public_page(lambda slug, stage_id, number: live.page_topics(slug=slug, stage_id=stage_id))
 def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
     """The matches of one round: teams, table, time, status and score (the running
-    score of the chico being played for a match in play)."""
+    score of the chico being played for a match in play). A hand renews the page, but
+    only its match's row is rendered again (``match_rows``)."""
     found = championship_selectors.championship_public(slug=slug)
     stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
     round_: Round = stage_selectors.round_of(stage=stage, number=number)
+    vocabulary = words(found)
     return render(
         request,
         "tournaments/round.html",
@@ -276,10 +281,33 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
             "stage": stage,
             "round": round_,
             "round_title": round_.name_in(stage),
-            "words": words(found),
-            "matches": _with_live_scores(list(stage_selectors.round_matches(round=round_))),
+            "words": vocabulary,
+            "rows": match_rows(found, vocabulary, stage_selectors.round_match_ids(round=round_)),
             **_rounds_context(stage),
         },
+    )
+
+
+def match_rows(championship: Championship, vocabulary: Any, ids: list[int]) -> list[str]:
+    """Each match of ``ids`` as its row of a list (``_match_card.html``), in order: from
+    the cache while its match and the championship's names are unchanged."""
+    slug = championship.slug
+
+    def render_rows(missing: list[int]) -> dict[int, str]:
+        shown = _with_live_scores(list(stage_selectors.matches_of(ids=missing)))
+        return {
+            match.pk: render_to_string(
+                "tournaments/_match_row.html",
+                {"championship": championship, "words": vocabulary, "match": match},
+            )
+            for match in shown
+        }
+
+    return fragments(
+        "match-row",
+        ids,
+        lambda pk: [live.structure_topic(slug), live.match_topic(pk)],
+        render_rows,
     )
 
 
@@ -347,7 +375,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             "words": words(found),
             "games": games,
             "headline": headline,
-            "hand_lines": story.hand_lines(shown, hands),
+            "hand_lines": story.hand_lines(shown, hands, version=code_version()),
             "in_progress": story.live_hand(shown, draft, len(hands)),
             "chart": story.chart(shown, hands, chart_game),
             "live": live,
