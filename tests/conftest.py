@@ -1,5 +1,6 @@
 """Fixtures shared by the whole suite."""
 
+import copy
 import os
 import shutil
 import socket
@@ -43,6 +44,46 @@ def celery_eager(request, monkeypatch) -> None:
         monkeypatch.setattr(celery_app.conf, "task_eager_propagates", True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_and_channel_layer(worker_id: str) -> Iterator[None]:
+    """Each test process (``pytest -n``) keeps its keys and its sockets' groups apart.
+
+    CI points every process at one Redis: with one key prefix, a process would read the
+    pages another one cached for its own database (the same slugs and ids), and their
+    sockets would hear each other's announcements.
+    """
+    from django.test import override_settings
+
+    caches = copy.deepcopy(settings.CACHES)
+    prefix = f"{caches['default'].get('KEY_PREFIX', '')}:{worker_id}"
+    caches["default"]["KEY_PREFIX"] = prefix
+    layers = copy.deepcopy(settings.CHANNEL_LAYERS)
+    if "CONFIG" in layers["default"]:
+        layers["default"]["CONFIG"]["prefix"] = f"{prefix}:asgi"
+    with override_settings(CACHES=caches, CHANNEL_LAYERS=layers):
+        yield
+
+
+def clear_own_cache() -> None:
+    """Empty this process's cache and nothing else.
+
+    ``cache.clear()`` on Redis empties the whole database: the other processes' keys and
+    the channel layer's groups with them, so their open pages stop hearing anything.
+    """
+    from django.core.cache import cache
+
+    client = getattr(cache, "_cache", None)
+    if client is None or not hasattr(client, "get_client"):  # local memory: this process's
+        cache.clear()
+        return
+    redis = client.get_client(write=True)
+    # Django's keys are "<prefix>:<version>:<key>"; the layer's "<prefix>:asgi…" stay.
+    pattern = cache.make_key("*")
+    keys = list(redis.scan_iter(match=pattern, count=1000))
+    for start in range(0, len(keys), 500):
+        redis.delete(*keys[start : start + 500])
+
+
 @pytest.fixture(autouse=True)
 def page_cache(request) -> Iterator[None]:
     """The public pages' cache, on only where a write's announcement reaches it.
@@ -52,14 +93,13 @@ def page_cache(request) -> Iterator[None]:
     cached there would stay stale. Browser tests (real commits) and tests marked
     ``page_cache`` keep it, emptied first (ids restart from one test to the next).
     """
-    from django.core.cache import cache
     from django.test import override_settings
 
     wanted = request.node.get_closest_marker("page_cache") is not None or any(
         name in request.fixturenames for name in ("live_server", "asgi_live_server")
     )
     if wanted:
-        cache.clear()
+        clear_own_cache()
     with override_settings(PAGE_CACHE=wanted):
         yield
 

@@ -9,9 +9,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from tests.conftest import clear_own_cache
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.models import Championship, HandDraft, Match, Round, round_name
-from tournaments.results import records
+from tournaments.results import records, story
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
@@ -124,6 +125,60 @@ def test_each_hand_is_told_with_its_calls_answers_and_points(client, referee):
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match, "es")))
     assert "Eliana: real envido, Ivan: no quiero — Eliana +1" in text
     assert "Mano a mano" in text
+
+
+def test_a_stored_hand_is_told_by_the_engine_once(client, referee, admin_user, monkeypatch):
+    """The page of a long match is rendered again after each hand: only the new hand (or
+    one whose record, names or language changed) is scored by the engine again."""
+    clear_own_cache()
+    match = singles()
+    for side in "ABA":
+        hand = {"events": [{"trick": side}, {"trick": side}]}
+        result_services.hand_record(match=match, record=hand, recorded_by=referee)
+    told = []
+    original = story._told
+
+    def counted(record, names, tricks):
+        told.append(record["score"])
+        return original(record, names, tricks)
+
+    monkeypatch.setattr(story, "_told", counted)
+    page(client, match)
+    assert len(told) == 3
+    told.clear()
+    page(client, match)
+    assert told == []
+
+    hand = {"events": [{"trick": "B"}, {"trick": "B"}]}
+    result_services.hand_record(match=match, record=hand, recorded_by=referee)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match)))
+    assert len(told) == 1
+    assert text.count("tricks — Ivan +1") == 2
+
+    told.clear()
+    page(client, match, "es")  # the segments are words: each language has its own
+    assert len(told) == 4
+
+    # Hand 2 corrected: it and the hands after it (their score before changed) anew.
+    told.clear()
+    second = match.hands.get(number=2)
+    result_services.hand_correct(
+        hand=second,
+        record={"events": [{"trick": "A"}, {"trick": "A"}]},
+        corrected_by=admin_user,
+        reason="wrong side",
+    )
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match)))
+    assert len(told) == 3
+    assert text.count("tricks — Eliana +1") == 3
+
+    # A player renamed: every hand is told with the new name.
+    told.clear()
+    player = match.team_a.memberships.get().player
+    player.name = "Eli"
+    player.save()
+    page(client, match)
+    assert len(told) == 4
 
 
 def test_a_hand_won_without_calls_is_won_on_the_tricks(client, referee):
