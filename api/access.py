@@ -46,15 +46,18 @@ def visible_matches(request: Any) -> QuerySet[Match]:
 
 
 def match(request: Any, match_id: int) -> Match:
-    """A match the user may read (with its stage and championship), else 404."""
-    found = (
-        visible_matches(request)
-        .select_related("stage__championship", "round", "group", "team_a", "team_b", "winner")
-        .select_related("referee")
-        .filter(pk=match_id)
-        .first()
-    )
-    if found is None:
+    """A match the user may read (with its stage and championship), else 404.
+
+    Fetched by its key with three tables, then checked: the rule of
+    :func:`visible_matches` as a filter, and the nine tables joined before, took
+    PostgreSQL milliseconds to plan on every tap, against well under one to run.
+    """
+    found = Match.objects.select_related("stage__championship").filter(pk=match_id).first()
+    user = request.user
+    if found is None or not (
+        (user.is_authenticated and found.referee_id == user.pk)
+        or championship_selectors.may_read(user, found.stage.championship)
+    ):
         raise Http404("No such match.")
     return found
 

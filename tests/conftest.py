@@ -45,7 +45,7 @@ def celery_eager(request, monkeypatch) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _own_cache_and_channel_layer(worker_id: str) -> Iterator[None]:
+def _own_cache_and_channel_layer() -> Iterator[None]:
     """Each test process (``pytest -n``) keeps its keys and its sockets' groups apart.
 
     CI points every process at one Redis: with one key prefix, a process would read the
@@ -55,7 +55,8 @@ def _own_cache_and_channel_layer(worker_id: str) -> Iterator[None]:
     from django.test import override_settings
 
     caches = copy.deepcopy(settings.CACHES)
-    prefix = f"{caches['default'].get('KEY_PREFIX', '')}:{worker_id}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"{caches['default'].get('KEY_PREFIX', '')}:{worker}"
     caches["default"]["KEY_PREFIX"] = prefix
     layers = copy.deepcopy(settings.CHANNEL_LAYERS)
     if "CONFIG" in layers["default"]:

@@ -57,7 +57,7 @@ class Draft(ApiView):
         data = self.valid(DraftPutSerializer, request).validated_data
 
         def save() -> Response:
-            drafts.draft_save(
+            saved = drafts.draft_save(
                 match=match,
                 number=data["number"],
                 record=data["record"],
@@ -66,7 +66,9 @@ class Draft(ApiView):
                 takeover=data["takeover"],
                 by=request.user,
             )
-            return Response(result_selectors.match_draft(match=match).to_dict())
+            # Stored as the next hand's: the hands before it are its number less one.
+            now = result_selectors.draft_view(match=match, draft=saved, hands=saved.number - 1)
+            return Response(now.to_dict())
 
         try:
             return idempotency.run_once(request, save)

@@ -77,6 +77,19 @@ def _warm(client, urls) -> None:
         assert client.get(url).status_code == 200
 
 
+def _a_chico_played_then_every_page_seen(client, leagues, commit, referee):
+    """The first league's first match has won a chico; every page of both leagues is
+    cached. Returns that league, the match and every page."""
+    league, other = leagues
+    match = league["match"]
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    )
+    everything = [*league["urls"].values(), *other["urls"].values()]
+    _warm(client, everything)
+    return league, match, everything
+
+
 def test_a_page_seen_once_is_then_served_without_a_query(client, leagues):
     (league, _other) = leagues
     urls = league["urls"].values()
@@ -111,13 +124,9 @@ def test_a_hand_invalidates_exactly_the_pages_that_show_it(client, leagues, comm
 def test_a_deciding_hand_also_renews_the_standings_and_the_championship(
     client, leagues, commit, referee
 ):
-    league, other = leagues
-    match = league["match"]
-    commit(
-        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    league, match, everything = _a_chico_played_then_every_page_seen(
+        client, leagues, commit, referee
     )
-    everything = [*league["urls"].values(), *other["urls"].values()]
-    _warm(client, everything)
 
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
@@ -163,6 +172,61 @@ def test_a_round_renders_again_only_the_row_of_the_match_that_changed(
     assert sorted(drawn) == sorted(
         league["stage"].matches.filter(round__number=1).values_list("pk", flat=True)
     )
+
+
+def test_a_tap_at_the_table_renders_only_the_hand_in_progress(
+    client, leagues, commit, referee, monkeypatch
+):
+    """A draft step renews the match page (and the board) and no other; the page then
+    tells the draft's events without reading or telling the stored hands again."""
+    from tournaments.results import drafts, story
+
+    league, match, everything = _a_chico_played_then_every_page_seen(
+        client, leagues, commit, referee
+    )
+    told = []
+    original = story.hand_lines
+    monkeypatch.setattr(story, "hand_lines", lambda *a, **k: told.append(1) or original(*a, **k))
+
+    # The next hand's mano and an opponent, as the engine seats them.
+    mano, other = (event["by"] for event in chico_hand(match, "A")["events"][:2])
+    events = [{"by": mano, "call": "envido"}]
+    commit(
+        drafts.draft_save,
+        match=match,
+        number=match.hands.count() + 1,
+        record={"events": events},
+        device="tablet-1",
+        revision=0,
+        by=referee,
+    )
+
+    rendered = {url for url in everything if _queries(client, url) > 0}
+    assert rendered == {league["urls"]["match"]}
+    page = client.get(league["urls"]["match"]).content.decode()
+    assert "hand-now__lines" in page and "envido" in page
+    assert told == []  # the stored hands came from the cache, as they were
+    # Two queries: the championship, the draft.
+    commit(
+        drafts.draft_save,
+        match=match,
+        number=match.hands.count() + 1,
+        record={"events": [*events, {"by": other, "answer": "quiero"}]},
+        device="tablet-1",
+        revision=1,
+        by=referee,
+    )
+    assert _queries(client, league["urls"]["match"]) == 2
+    assert "quiero" in client.get(league["urls"]["match"]).content.decode()
+
+    # The hand saved: the stored part is told again, with the new hand and no draft.
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "B"), recorded_by=referee
+    )
+    page = client.get(league["urls"]["match"]).content.decode()
+    assert told == [1]
+    assert page.count('class="hand-line"') == 2
+    assert "hand-now__lines" not in page
 
 
 def test_a_renamed_team_invalidates_its_championship_only(client, leagues, commit):

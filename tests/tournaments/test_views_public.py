@@ -180,7 +180,7 @@ def test_a_match_in_play_follows_its_hands_live(client, running, referee):
     )
     # No reload every 30 s: static/js/live.js follows the match's topics and swaps <main>.
     assert 'http-equiv="refresh"' not in html
-    assert f'data-live-topics="site cm.{running.slug} m.{match.pk}"' in html
+    assert f'data-live-topics="site cm.{running.slug} m.{match.pk} d.{match.pk}"' in html
     assert '<main class="site-main" id="main" data-live="">' in html
     assert "/static/js/live.js" in html
     assert "Darrera actualització a les" in html

@@ -205,6 +205,12 @@ def championships_visible(*, user: Any) -> QuerySet[Championship]:
     )
 
 
+def may_read(user: Any, championship: Championship) -> bool:
+    """Whether ``user`` may read ``championship``: :func:`championships_visible`'s rule for
+    one championship already loaded (a query only for a draft)."""
+    return championship.status != Championship.Status.DRAFT or can_manage(user, championship)
+
+
 def championship_visible(*, user: Any, slug: str) -> Championship:
     """The championship ``slug`` if ``user`` may read it (public, or his draft), else 404."""
     championship = championships_visible(user=user).filter(slug=slug).first()

@@ -146,13 +146,29 @@ class DraftView:
         }
 
 
+def draft_record(*, match_id: int, number: int) -> dict[str, Any] | None:
+    """The record of the hand in progress of a match if it is hand ``number``'s (the
+    next one), else None: what the public match page tells, one query."""
+    found = (
+        HandDraft.objects.filter(match_id=match_id, number=number)
+        .values_list("record", flat=True)
+        .first()
+    )
+    return found if isinstance(found, dict) else None
+
+
 def match_draft(*, match: Match, hands: int | None = None) -> DraftView:
     """The hand in progress of ``match`` (``hands``: its number of stored hands, counted
     when not given). Without a draft, or with one for another hand number than the next
     (a hand deleted since), the record is empty and the number is the next hand's."""
     if hands is None:
         hands = Hand.objects.filter(match=match).count()
-    draft = HandDraft.objects.filter(match=match).first()
+    return draft_view(match=match, draft=HandDraft.objects.filter(match=match).first(), hands=hands)
+
+
+def draft_view(*, match: Match, draft: HandDraft | None, hands: int) -> DraftView:
+    """:func:`match_draft` of a draft already read (or just written: the tablet's sync
+    answers it without reading it again)."""
     number = hands + 1
     if draft is None:
         return DraftView(number, {}, "", 0, None, None, match.entry)

@@ -47,7 +47,6 @@ from tournaments.championships.selectors import rules_spec
 from tournaments.championships.words import words
 from tournaments.models import Hand, Match
 from tournaments.results import records
-from tournaments.results.selectors import DraftView
 
 CALL_NAMES = {
     "truco": gettext_lazy("truco"),
@@ -384,29 +383,52 @@ def running(match: Match, hands: int) -> Running | None:
     )
 
 
-def live_hand(match: Match, draft: DraftView | None, hands: int) -> list[Segment] | None:
-    """The hand in progress at the table, from the tablet's draft: its calls and answers
-    so far, up to the last event the engine accepts. None when there is no draft for the
-    next hand, or it cannot be read (a stale draft, a pica-pica hand)."""
-    if draft is None or match.status != Match.Status.IN_PROGRESS or draft.number != hands + 1:
-        return None
-    events = draft.record.get("events") if isinstance(draft.record, Mapping) else None
-    if not isinstance(events, list):
+@dataclass(frozen=True)
+class LiveStart:
+    """What the hand in progress is told from, taken from the stored hands: the next
+    hand's record as the engine deals it (mano, seats) and the players' names. Kept with
+    the match page's stored part, so a tap tells only the draft's events."""
+
+    number: int
+    record: dict[str, Any]
+    names: dict[str, str]
+
+
+def live_start(match: Match, hands: int) -> LiveStart | None:
+    """The start of hand ``hands + 1`` of ``match``; None when the match is not in play
+    or the engine cannot deal it (a pica-pica hand)."""
+    if match.status != Match.Status.IN_PROGRESS:
         return None
     state = _state(match, hands)
     if state is None:
         return None
     try:
         upcoming = state.next_hand(records.match_head(match))
-        if upcoming is None or upcoming.record is None:
-            return None
-        record = dict(upcoming.record)
-        if isinstance(draft.record.get("cards"), Mapping):
-            record["cards"] = draft.record["cards"]
-        start = hand_from_record(record)
     except (EngineError, TypeError, ValueError, KeyError):
         return None
-    segments, _after = _segments(start, events, records.names(match))
+    if upcoming is None or upcoming.record is None:
+        return None
+    return LiveStart(hands + 1, dict(upcoming.record), records.names(match))
+
+
+def live_hand(start: LiveStart | None, draft: Any) -> list[Segment] | None:
+    """The hand in progress at the table, from the record of the tablet's draft for hand
+    ``start.number`` (``results.selectors.draft_record``): its calls and answers so far,
+    up to the last event the engine accepts. None when there is no such draft, or it
+    cannot be read (a pica-pica hand)."""
+    if start is None or not isinstance(draft, Mapping):
+        return None
+    events = draft.get("events")
+    if not isinstance(events, list):
+        return None
+    record = dict(start.record)
+    if isinstance(draft.get("cards"), Mapping):
+        record["cards"] = draft["cards"]
+    try:
+        begun = hand_from_record(record)
+    except (EngineError, TypeError, ValueError, KeyError):
+        return None
+    segments, _after = _segments(begun, events, start.names)
     return segments
 
 

@@ -17,7 +17,9 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
 - ``r.<slug>``: its decided results (the standings, each stage's current round): a
   hand that decides nothing leaves the pages that show only these alone.
 - ``s.<stage id>``: the results of a stage (its rounds and bracket, every hand).
-- ``m.<match id>``: one match (its page), including the hand in progress.
+- ``m.<match id>``: one match (its page): its hands, result, teams and table.
+- ``d.<match id>``: the hand in progress at its table (the tablet's draft, a tap at a
+  time): its page renders only that part again, the rest comes from the cache.
 """
 
 from __future__ import annotations
@@ -25,13 +27,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import re
 import threading
 import time
 from collections.abc import Iterable
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
@@ -42,7 +44,7 @@ logger = logging.getLogger(__name__)
 SITE = "site"
 VERSION_PREFIX = "live:v:"
 # What a topic may look like: the consumer refuses anything else from a browser.
-TOPIC = re.compile(r"^(site|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[sm]\.[0-9]{1,18})$")
+TOPIC = re.compile(r"^(site|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smd]\.[0-9]{1,18})$")
 MESSAGE_TYPE = "live.changed"
 
 
@@ -64,6 +66,10 @@ def stage_topic(stage_id: int) -> str:
 
 def match_topic(match_id: int) -> str:
     return f"m.{match_id}"
+
+
+def draft_topic(match_id: int) -> str:
+    return f"d.{match_id}"
 
 
 def page_topics(
@@ -88,7 +94,7 @@ def page_topics(
     >>> page_topics(slug="copa", stage_id=3)
     ['site', 'cm.copa', 's.3']
     >>> page_topics(slug="copa", match_id=12)
-    ['site', 'cm.copa', 'm.12']
+    ['site', 'cm.copa', 'm.12', 'd.12']
     """
     if slug is None:
         return [SITE]
@@ -97,7 +103,7 @@ def page_topics(
     if stage_id is not None:
         return [SITE, structure_topic(slug), stage_topic(stage_id)]
     if match_id is not None:
-        return [SITE, structure_topic(slug), match_topic(match_id)]
+        return [SITE, structure_topic(slug), match_topic(match_id), draft_topic(match_id)]
     return [SITE, championship_topic(slug)]
 
 
@@ -112,7 +118,7 @@ def changed_topics(
     >>> changed_topics(slug="copa", what="result", stage_id=3, match_id=12)
     ['c.copa', 'r.copa', 's.3', 'm.12']
     >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
-    ['c.copa', 'm.12']
+    ['c.copa', 'd.12']
     >>> changed_topics(slug="copa", what="round", stage_id=3)
     ['c.copa', 'cm.copa', 's.3']
     >>> changed_topics(slug="copa", what="championship")
@@ -131,7 +137,7 @@ def changed_topics(
     if stage_id is not None and what != "draft":
         topics.append(stage_topic(stage_id))
     if match_id is not None:
-        topics.append(match_topic(match_id))
+        topics.append(draft_topic(match_id) if what == "draft" else match_topic(match_id))
     return topics
 
 
@@ -179,21 +185,51 @@ def bump(topics: Iterable[str]) -> None:
             cache.set(key, _fresh(), timeout=None)
 
 
+class _Sender:
+    """The announcements' event loop: one per process, in a thread of its own.
+
+    A loop made for each announcement (``async_to_sync``) also opened a new connection
+    to the channel layer's Redis each time; this one keeps its connection pool, so a tap
+    costs one round trip to Redis, not a connection.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.pid = 0
+
+    def run(self, coroutine: Any, timeout: float) -> None:
+        with self.lock:
+            # A forked worker has the parent's loop object but not its thread.
+            if self.loop is None or self.pid != os.getpid() or not self.thread.is_alive():
+                self.loop = asyncio.new_event_loop()
+                self.thread = threading.Thread(
+                    target=self.loop.run_forever, name="live-broadcast", daemon=True
+                )
+                self.thread.start()
+                self.pid = os.getpid()
+            loop = self.loop
+        future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+        try:
+            future.result(timeout)
+        except TimeoutError:
+            future.cancel()
+            raise
+
+
+_sender = _Sender()
+# A layer that does not answer in this time is given up: the write has committed, and
+# the pages poll when their socket is gone.
+BROADCAST_TIMEOUT = 2.0
+
+
 def broadcast(topics: Iterable[str], *, what: str) -> None:
     """Tell the pages open on these topics that they changed (they refetch themselves)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(_send_all)
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:  # the usual case: a request's thread, a task, a command
-        send(layer, list(topics), what)
-        return
-    # Called under a running event loop (an async caller): send from a thread of its own.
-    worker = threading.Thread(target=send, args=(layer, list(topics), what))
-    worker.start()
-    worker.join()
+    _sender.run(_send_all(layer, list(topics), what), BROADCAST_TIMEOUT)
 
 
 async def _send_all(layer: Any, topics: list[str], what: str) -> None:

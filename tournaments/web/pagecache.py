@@ -148,6 +148,21 @@ def _rendered_meanwhile(key: str) -> bytes | None:
 FRAGMENT_PREFIX = "live:fragment:"
 
 
+def _part_keys(name: str, wanted: dict[int, list[str]]) -> dict[int, str]:
+    """The cache key of each part: the code, the language, the part and the current
+    versions of its topics, so a part is never older than what it shows."""
+    names = list(dict.fromkeys(topic for found in wanted.values() for topic in found))
+    current = dict(zip(names, live.versions(names), strict=True))
+    prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
+    return {
+        pk: FRAGMENT_PREFIX
+        + hashlib.sha1(
+            (prefix + f"{pk}\n" + "\n".join(f"{t}={current[t]}" for t in found)).encode()
+        ).hexdigest()
+        for pk, found in wanted.items()
+    }
+
+
 def fragments(
     name: str,
     ids: Sequence[int],
@@ -156,22 +171,15 @@ def fragments(
 ) -> list[str]:
     """The parts of a page, one per id in order, each from the cache when the versions of
     its topics are unchanged: after a hand, a round of 200 tables renders one row again.
+    With ``PAGE_CACHE`` off, as the pages, every part is rendered each time.
 
     ``topics(id)`` names what the part shows (as a page's topics do); ``render(ids)``
-    renders the parts missing, as HTML, in one go. Keyed like the pages: the code, the
-    language, and those versions, so a part is never older than what it shows.
+    renders the parts missing, as HTML, in one go.
     """
-    wanted = {pk: topics(pk) for pk in ids}
-    names = list(dict.fromkeys(topic for found in wanted.values() for topic in found))
-    current = dict(zip(names, live.versions(names), strict=True))
-    prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
-    keys = {
-        pk: FRAGMENT_PREFIX
-        + hashlib.sha1(
-            (prefix + f"{pk}\n" + "\n".join(f"{t}={current[t]}" for t in found)).encode()
-        ).hexdigest()
-        for pk, found in wanted.items()
-    }
+    if not settings.PAGE_CACHE:
+        rendered = render(list(ids))
+        return [mark_safe(rendered[pk]) for pk in ids if pk in rendered]
+    keys = _part_keys(name, {pk: topics(pk) for pk in ids})
     stored = cache.get_many(list(keys.values()))
     missing = [pk for pk in ids if keys[pk] not in stored]
     if missing:
@@ -181,6 +189,20 @@ def fragments(
         stored.update(rendered)
     # Rendered here by our own templates (escaped there), then kept as they were.
     return [mark_safe(stored[keys[pk]]) for pk in ids if keys[pk] in stored]
+
+
+def part(name: str, pk: int, topics: list[str], build: Callable[[], Any]) -> Any:
+    """One part of a page (any value the cache can keep), built only when one of its
+    topics changed: a tap at a table renders the hand in progress, not the match's
+    hands again."""
+    if not settings.PAGE_CACHE:
+        return build()
+    key = _part_keys(name, {pk: topics})[pk]
+    found = cache.get(key)
+    if found is None:
+        found = build()
+        cache.set(key, found, PAGE_TIMEOUT)
+    return found
 
 
 def public_page(topics: Callable[..., list[str]]) -> Callable:

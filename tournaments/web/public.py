@@ -20,6 +20,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments.championships import selectors as championship_selectors
@@ -33,7 +34,7 @@ from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
 from tournaments.standings.tiebreaks import deciders
 from tournaments.web import live
-from tournaments.web.pagecache import code_version, fragments, public_page
+from tournaments.web.pagecache import code_version, fragments, part, public_page
 
 
 # Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
@@ -346,40 +347,81 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@public_page(lambda slug, match_id: live.page_topics(slug=slug, match_id=match_id))
-def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """A match people understand: the running score of the chico being played as the
-    headline (malas/buenas or mestre, who is mano, chicos won), the hand in progress, each
-    hand as a line of what happened, and a chart of the chico's score."""
-    found = championship_selectors.championship_public(slug=slug)
+# Where the hand in progress goes in the match's stored part (never in a name or a hand).
+_NOW = "\x00now\x00"
+
+
+@dataclass(frozen=True)
+class _StoredMatch:
+    """The match page but for the hand in progress, as cached between two hands."""
+
+    championship_id: int
+    title: str
+    head: str
+    tail: str
+    start: story.LiveStart | None
+
+
+def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
     try:
         shown = result_selectors.match_detail(pk=match_id)
     except Match.DoesNotExist:
         raise Http404("No such match.") from None
-    if shown.stage.championship_id != found.pk:
+    if shown.stage.championship_id != championship.pk:
         raise Http404("No such match.")
-    shown.stage.championship = found
+    shown.stage.championship = championship
     hands = list(shown.hands.all())
-    live = shown.status == Match.Status.IN_PROGRESS
-    draft = result_selectors.match_draft(match=shown, hands=len(hands)) if live else None
     headline = story.running(shown, len(hands))
     games = list(shown.games.all())
     chart_game = headline.game if headline is not None else (games[-1].number if games else 0)
-    return render(
-        request,
-        "tournaments/match.html",
+    body = render_to_string(
+        "tournaments/_match_body.html",
         {
-            "championship": found,
+            "championship": championship,
             "match": shown,
             "round_name": shown.round.name_in(shown.stage),
-            "words": words(found),
+            "words": words(championship),
             "games": games,
             "headline": headline,
             "hand_lines": story.hand_lines(shown, hands, version=code_version()),
-            "in_progress": story.live_hand(shown, draft, len(hands)),
             "chart": story.chart(shown, hands, chart_game),
-            "live": live,
+            "now": _NOW,
         },
+    )
+    head, tail = body.split(_NOW)
+    return _StoredMatch(
+        championship_id=championship.pk,
+        title=f"{shown} · {championship.name}",
+        head=head,
+        tail=tail,
+        start=story.live_start(shown, len(hands)),
+    )
+
+
+@public_page(lambda slug, match_id: live.page_topics(slug=slug, match_id=match_id))
+def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match people understand: the running score of the chico being played as the
+    headline (malas/buenas or mestre, who is mano, chicos won), the hand in progress, each
+    hand as a line of what happened, and a chart of the chico's score.
+
+    All but the hand in progress is kept between two hands (``pagecache.part``): a tap at
+    the table renders that section alone."""
+    found = championship_selectors.championship_public(slug=slug)
+    topics = [live.SITE, live.structure_topic(slug), live.match_topic(match_id)]
+    stored = part("match", match_id, topics, lambda: _stored_match(found, match_id))
+    if stored.championship_id != found.pk:  # a slug given to another championship since
+        raise Http404("No such match.")
+    now = ""
+    if stored.start is not None:
+        draft = result_selectors.draft_record(match_id=match_id, number=stored.start.number)
+        now = render_to_string(
+            "tournaments/_match_now.html",
+            {"in_progress": story.live_hand(stored.start, draft), "number": stored.start.number},
+        )
+    return render(
+        request,
+        "tournaments/match.html",
+        {"title": stored.title, "body": mark_safe(stored.head + now + stored.tail)},
     )
 
 
