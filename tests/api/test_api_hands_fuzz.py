@@ -40,14 +40,19 @@ BODIES = (
 @example(body='{"number": 1, "events": [{"penalty": {"to": "A", "points": 1000}}]}')
 @example(body='{"number": 1, "events": [{"by": "p1\\u0000", "call": "truco"}]}')
 @example(body='{"number": 1e400, "events": []}')
+@example(body="\ud800")
 def test_no_body_breaks_the_hand_endpoint_or_stores_a_refused_hand(db, body):
     organiser = UserFactory(username="fuzz-organiser")
     match = one_match()
     match.stage.championship.organisers.add(organiser)
     result_services.match_start(match=match)
     before = Hand.objects.count()
+    # Sent as bytes: a raw body with a lone surrogate cannot be UTF-8, but a hostile client
+    # can send those bytes (the test client would refuse to encode the str itself).
     response = client_for(organiser).post(
-        f"{V1}/matches/{match.pk}/hands/", body, content_type="application/json"
+        f"{V1}/matches/{match.pk}/hands/",
+        body.encode("utf-8", "surrogatepass"),
+        content_type="application/json",
     )
     assert response.status_code < 500, response.content
     assert b"Traceback" not in response.content
