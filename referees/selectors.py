@@ -124,7 +124,7 @@ class Sheet:
         teams = {"A": self.match.team_a, "B": self.match.team_b}
         rows = []
         for side in ("A", "B"):
-            found = phase(self.rules, {"A": 0, "B": 0, **score}, side)
+            found = phase(self.rules, score, side)
             rows.append(
                 {
                     "side": side,

@@ -35,9 +35,10 @@ class Phase(NamedTuple):
 
 
 def phase(rules: RuleSet, score: Mapping[str, int], side: str) -> Phase | None:
-    """The phase of ``side`` at ``score`` (each side's points in the chico), or None when
-    the rule set names none there."""
-    points = score[side]
+    """The phase of ``side`` at ``score`` (each side's points in the chico; a side not
+    named has none yet, as in a chico's first hand), or None when the rule set names none
+    there."""
+    points = score.get(side, 0)
     if rules.has_halves:
         if points < rules.half:
             return Phase("malas", points)

@@ -237,7 +237,7 @@ class Session:
         }
 
     def _phase(self, score: Mapping[str, int], side: str) -> list[Any] | None:
-        found = phase(self.rules, {"A": 0, "B": 0, **score}, side)
+        found = phase(self.rules, score, side)
         return None if found is None else [found.name, found.count]
 
     def actions(self) -> list[dict[str, Any]]:

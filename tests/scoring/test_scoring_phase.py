@@ -21,6 +21,9 @@ CATALAN = RuleSet.from_spec("catalan")
         (CATALAN, {"A": 11, "B": 10}, "A", ("mestre", 11)),
         (CATALAN, {"A": 11, "B": 10}, "B", None),
         (CATALAN, {"A": 10, "B": 3}, "A", None),
+        # A side the score does not name yet (a chico's first hand) has no points.
+        (ARGENTINE, {"A": 20}, "B", ("malas", 0)),
+        (CATALAN, {"A": 11}, "A", ("mestre", 11)),
     ],
 )
 def test_phase_names_the_half_or_the_mestre(rules, score, side, expected):

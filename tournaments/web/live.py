@@ -72,6 +72,15 @@ def draft_topic(match_id: int) -> str:
     return f"d.{match_id}"
 
 
+def stored_match_topics(slug: str, match_id: int) -> list[str]:
+    """What a match page shows but its hand in progress (kept as one part between hands).
+
+    >>> stored_match_topics("copa", 12)
+    ['site', 'cm.copa', 'm.12']
+    """
+    return [SITE, structure_topic(slug), match_topic(match_id)]
+
+
 def page_topics(
     *,
     slug: str | None = None,
@@ -103,7 +112,7 @@ def page_topics(
     if stage_id is not None:
         return [SITE, structure_topic(slug), stage_topic(stage_id)]
     if match_id is not None:
-        return [SITE, structure_topic(slug), match_topic(match_id), draft_topic(match_id)]
+        return [*stored_match_topics(slug, match_id), draft_topic(match_id)]
     return [SITE, championship_topic(slug)]
 
 

@@ -407,7 +407,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     All but the hand in progress is kept between two hands (``pagecache.part``): a tap at
     the table renders that section alone."""
     found = championship_selectors.championship_public(slug=slug)
-    topics = [live.SITE, live.structure_topic(slug), live.match_topic(match_id)]
+    topics = live.stored_match_topics(slug, match_id)
     stored = part("match", match_id, topics, lambda: _stored_match(found, match_id))
     if stored.championship_id != found.pk:  # a slug given to another championship since
         raise Http404("No such match.")
