@@ -243,7 +243,8 @@ def parse_cache_url(url: str | None) -> dict:
     scheme = urlsplit(url).scheme.lower()
     if scheme not in _REDIS_SCHEMES:
         raise ValueError(f"unsupported cache scheme {scheme or url!r} (use redis:// or rediss://).")
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    # Django's Redis backend, keeping its client between calls (config/cache.py).
+    return {"BACKEND": "config.cache.RedisCache", "LOCATION": url}
 
 
 def parse_channel_layer_url(url: str | None) -> dict:

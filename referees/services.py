@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
 from tournaments.results import services as result_services
+from tournaments.results.locking import lock_match
 from tournaments.results.numbering import hand_record_numbered
 
 
@@ -34,12 +35,6 @@ def stale(number: int) -> TournamentError:
         code="stale_hand",
         params={"number": number},
     )
-
-
-def _locked_count(match: Match) -> int:
-    # Ordered by pk alone: the model's default ordering would join (and lock) the round.
-    Match.objects.select_for_update().filter(pk=match.pk).order_by("pk").only("pk").first()
-    return Hand.objects.filter(match=match).count()
 
 
 @transaction.atomic
@@ -76,7 +71,7 @@ def hand_undo(*, match: Match, number: int, by: AbstractBaseUser | None) -> None
 
     ``by`` must still be allowed to referee the match: ``hand_delete_last`` checks it, as
     ``hand_record`` checks ``recorded_by`` for :func:`hand_save`."""
-    count = _locked_count(match)
+    count = lock_match(match)
     if count != number:
         raise stale(count + 1)
     result_services.hand_delete_last(match=match, deleted_by=by)

@@ -9,6 +9,7 @@ back, and a listener that fails never fails the write.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -16,7 +17,8 @@ from django.dispatch import Signal
 logger = logging.getLogger(__name__)
 
 changed = Signal()
-"""Sent with ``championship_id``, ``stage_id`` (or None), ``match_id`` (or None) and ``what``:
+"""Sent with ``championship_id``, ``stage_id`` (or None), ``match_id`` (or None), ``slug``
+(the championship's, or None when the sender did not have it at hand) and ``what``:
 ``"hand"`` (a hand saved, corrected or removed, or a match's result), ``"result"`` (a
 match decided, undecided or given another winner: sent besides ``"hand"``), ``"match"`` (its
 table, time, referee or seats), ``"draft"`` (the hand in progress), ``"round"`` (a stage,
@@ -30,6 +32,7 @@ def announce(
     what: str,
     stage_id: int | None = None,
     match_id: int | None = None,
+    slug: str | None = None,
 ) -> None:
     """Send :data:`changed` when the current transaction commits (at once outside one)."""
 
@@ -39,6 +42,7 @@ def announce(
             championship_id=championship_id,
             stage_id=stage_id,
             match_id=match_id,
+            slug=slug,
             what=what,
         ):
             if isinstance(error, Exception):
@@ -47,3 +51,20 @@ def announce(
                 logger.error("listener %r failed on %s: %r", receiver, what, error)
 
     transaction.on_commit(send)
+
+
+def announce_match(match: Any, what: str) -> None:
+    """:func:`announce` a change of ``match`` (a ``tournaments.models.Match``).
+
+    The championship's slug comes from the championship fetched with the match when it
+    was (a tap's match is): the receiver then need not look it up.
+    """
+    stage = match.stage  # fetched if it was not
+    cached = type(stage).championship.is_cached(stage)
+    announce(
+        championship_id=stage.championship_id,
+        stage_id=match.stage_id,
+        match_id=match.pk,
+        slug=stage.championship.slug if cached else None,
+        what=what,
+    )

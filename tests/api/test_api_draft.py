@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.api.conftest import V1, client_for
 from tests.api.test_api_hands import one_match
@@ -293,6 +297,45 @@ def test_every_draft_change_is_announced(api, match, django_capture_on_commit_ca
         signals.changed.disconnect(listener)
     drafts = [h for h in heard if h[0] == "draft"]
     assert drafts == [("draft", match.pk, match.stage_id)] * 2  # the save, the emptying
+
+
+def _tables_read(queries: CaptureQueriesContext) -> list[str]:
+    """The table each query reads or writes first (after FROM, UPDATE or INTO)."""
+    found = []
+    for query in queries.captured_queries:
+        named = re.search(r'(?:FROM|UPDATE|INTO) "(\w+)"', query["sql"])
+        found.append(named.group(1) if named else query["sql"].split()[0])
+    return found
+
+
+def test_a_draft_step_costs_the_same_few_queries_at_any_hand(
+    api, match, django_capture_on_commit_callbacks
+):
+    """The busiest write of a championship day: one per tap at every table."""
+    put(api, match, {"events": [{"trick": "A"}]})
+    with (
+        CaptureQueriesContext(connection) as early,
+        django_capture_on_commit_callbacks(execute=True) as announced,
+    ):
+        assert put(api, match, {"events": [{"trick": "B"}]}, revision=1).status_code == 200
+    for number in range(1, 6):
+        hand = {"number": number, "events": [{"trick": "A"}, {"trick": "A"}]}
+        assert api.post(f"{V1}/matches/{match.pk}/hands/", hand, format="json").status_code == 201
+    with CaptureQueriesContext(connection) as late:
+        body = {"events": [{"trick": "A"}]}
+        assert put(api, match, body, revision=2 + 5, number=6).status_code == 200
+    assert announced  # the step was announced, and its listener ran (inside ``early``)
+    tables = _tables_read(early)
+    assert tables == _tables_read(late)
+    # The match is read once, with its championship, and never joined to its round (an
+    # ordering of the model the tap does not need); the announcement uses that
+    # championship's slug instead of reading it again.
+    assert tables.count("tournaments_match") == 2  # the read, the lock
+    assert "tournaments_round" not in " ".join(q["sql"] for q in early.captured_queries)
+    assert "tournaments_championship" not in tables
+    # The token, the match, its lock and hands, the referees group, the draft read and
+    # written, and two savepoints (set and released) inside the test's transaction.
+    assert len(early) <= 11, tables
 
 
 def test_who_may_read_and_save_a_draft(match, db):

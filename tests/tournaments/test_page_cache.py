@@ -19,7 +19,7 @@ from tournaments.championships import services as championship_services
 from tournaments.models import Championship
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
-from tournaments.web import pagecache, public
+from tournaments.web import live, pagecache, public
 
 pytestmark = pytest.mark.page_cache
 
@@ -330,3 +330,35 @@ def test_a_part_whose_match_vanished_as_the_page_renders_is_left_out(db):
         lambda missing: {1: "<li>1</li>", 3: "<li>3</li>"},
     )
     assert rows == ["<li>1</li>", "<li>3</li>"]
+
+
+def test_parts_once_read_come_from_this_process_until_they_change(db, monkeypatch):
+    """A round of 200 tables reads its rows from this process's memory, not the shared
+    cache, and a changed row is the only one rendered and fetched."""
+    rendered: list[int] = []
+
+    def render(missing):
+        rendered.extend(missing)
+        return {pk: f"<li>{pk}.{live.versions([f'm.{pk}'])[0]}</li>" for pk in missing}
+
+    def topics(pk):
+        return [f"m.{pk}"]
+
+    first = pagecache.fragments("row", [1, 2, 3], topics, render)
+    asked: list[list[str]] = []
+    shared = pagecache.cache.get_many
+
+    def spy(keys, *args, **kwargs):
+        if any(key.startswith(pagecache.FRAGMENT_PREFIX) for key in keys):
+            asked.append(list(keys))
+        return shared(keys, *args, **kwargs)
+
+    monkeypatch.setattr(pagecache.cache, "get_many", spy)
+    assert pagecache.fragments("row", [1, 2, 3], topics, render) == first
+    assert asked == []  # every row from memory: the shared cache is not asked
+    live.bump(["m.2"])
+    again = pagecache.fragments("row", [1, 2, 3], topics, render)
+    assert (again[0], again[2]) == (first[0], first[2])
+    assert again[1] != first[1]
+    assert rendered == [1, 2, 3, 2]
+    assert len(asked) == 1 and len(asked[0]) == 1  # only the changed row was looked for

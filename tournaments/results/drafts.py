@@ -30,8 +30,9 @@ from scoring.results import NextHand
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import Hand, HandDraft, Match
 from tournaments.results import records
+from tournaments.results.locking import lock_match
 from tournaments.results.selectors import hand_write_problem
-from tournaments.signals import announce
+from tournaments.signals import announce_match
 
 # A hand has a few dozen events; with its cards and the record kept for "undo the
 # restart", a draft stays far below this.
@@ -40,13 +41,6 @@ MAX_DRAFT_CHARS = 40_000
 # entered, and the record before "start the hand again" (to undo it).
 DRAFT_KEYS = ("events", "cards", "gallo", "pica_pica", "current", "undo")
 MAX_DEVICE = 64
-
-
-def _lock(match: Match) -> int:
-    """Lock the match row (as hand saves do) and return its number of stored hands."""
-    # No ordering: the default one would join (and lock) the round.
-    Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
-    return Hand.objects.filter(match=match).count()
 
 
 def upcoming_hand(match: Match, hands: int) -> tuple[dict[str, Any], NextHand | None]:
@@ -155,15 +149,6 @@ def _stale_number(number: int, expected: int) -> TournamentError:
     )
 
 
-def _announce(match: Match) -> None:
-    announce(
-        championship_id=match.stage.championship_id,
-        stage_id=match.stage_id,
-        match_id=match.pk,
-        what="draft",
-    )
-
-
 def _check_device(device: Any) -> str:
     if not isinstance(device, str) or not device or len(device) > MAX_DEVICE:
         raise TournamentError(
@@ -197,7 +182,7 @@ def draft_save(
       record is not a hand at all; who may write hands is ``hand_write_problem``'s rule.
     """
     device = _check_device(device)
-    hands = _lock(match)
+    hands = lock_match(match)
     problem = hand_write_problem(match=match, user=by)
     if problem is not None:
         raise problem
@@ -229,7 +214,7 @@ def draft_save(
     draft.revision += 1
     draft.updated_by = by if by is not None and by.is_authenticated else None
     draft.save()
-    _announce(match)
+    announce_match(match, "draft")
     return draft
 
 
@@ -253,4 +238,4 @@ def draft_hand_stored(*, match: Match, next_number: int) -> None:
     draft.record = {}
     draft.revision += 1
     draft.save(update_fields=["number", "record", "revision", "updated_at"])
-    _announce(match)
+    announce_match(match, "draft")

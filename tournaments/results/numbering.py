@@ -18,6 +18,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
 from tournaments.results import drafts, records
 from tournaments.results import services as result_services
+from tournaments.results.locking import lock_match
 
 
 @transaction.atomic
@@ -44,9 +45,8 @@ def hand_record_numbered(
     hand empties the match's draft for the next hand (``results.drafts``).
     """
     # The lock the recording service takes too (taken first, so the count and the write
-    # see the same hands). No ordering: the default one would join and lock the round.
-    Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
-    count = Hand.objects.filter(match=match).count()
+    # see the same hands).
+    count = lock_match(match)
     expected = count + 1
     if 1 <= number <= count:
         stored = Hand.objects.get(match=match, number=number)

@@ -43,7 +43,7 @@ from tournaments.models import (
 )
 from tournaments.results import records
 from tournaments.results.selectors import hand_write_problem, last_revision, result_change_problem
-from tournaments.signals import announce
+from tournaments.signals import announce_match
 from tournaments.stages.rounds import bracket_sync
 from tournaments.standings import services as standing_services
 
@@ -96,7 +96,7 @@ def match_assign(
             raise TournamentError(_("Unknown way of entering hands."), code="bad_entry")
         match.entry = entry
     match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
-    _announce(match, "match")
+    announce_match(match, "match")
     return match
 
 
@@ -116,17 +116,6 @@ def round_assign_referee(*, round: Round, referee: AbstractBaseUser) -> int:
         .exclude(status__in=Match.DECIDED)
         .update(referee=referee)
     )
-
-
-def _announce(match: Match, what: str) -> None:
-    """Tell the page cache and the live pages that ``match`` changed, once this commits."""
-    stage = match.stage if Match.stage.is_cached(match) else None
-    championship_id = (
-        stage.championship_id
-        if stage is not None
-        else Stage.objects.filter(pk=match.stage_id).values_list("championship_id", flat=True)[0]
-    )
-    announce(championship_id=championship_id, stage_id=match.stage_id, match_id=match.pk, what=what)
 
 
 def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
@@ -187,7 +176,7 @@ def match_start(
     match.lineup = lineup
     match.status = Match.Status.IN_PROGRESS
     match.save(update_fields=["seats", "lineup", "status"])
-    _announce(match, "match")
+    announce_match(match, "match")
     return match
 
 
@@ -342,7 +331,7 @@ def _revise(match: Match, revisions: Sequence[HandRevision], by: AbstractBaseUse
         Match.objects.filter(pk=match.pk).update(confirmed_at=None)
         match.confirmed_at = None
     # Every change of a result passes here: the page cache and the live pages follow.
-    _announce(match, "hand")
+    announce_match(match, "hand")
 
 
 def _check_may_change(match: Match, user: AbstractBaseUser | None, reason: str | None) -> str:
@@ -630,7 +619,7 @@ def _result_changed(match: Match, *, advanced: bool = True) -> None:
         bracket_sync(stage=match.stage)
     standings_invalidate(stage=match.stage)
     # The pages that show only decided results (standings, current rounds) follow too.
-    _announce(match, "result")
+    announce_match(match, "result")
 
 
 @transaction.atomic

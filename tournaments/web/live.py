@@ -254,13 +254,21 @@ def on_changed(
     what: str,
     stage_id: int | None = None,
     match_id: int | None = None,
+    slug: str | None = None,
     **kwargs: Any,
 ) -> None:
     """Receiver of ``tournaments.signals.changed``: bump, then broadcast.
 
     The versions first: a page refetched on the message must already miss the cache.
+    A championship's slug never changes, so the one the sender had at hand is used.
     """
-    slug = Championship.objects.filter(pk=championship_id).values_list("slug", flat=True).first()
+    if slug is None:
+        slug = (
+            Championship.objects.filter(pk=championship_id)
+            .order_by()
+            .values_list("slug", flat=True)
+            .first()
+        )
     topics = [SITE] if slug is None else []
     if slug is not None:
         topics = changed_topics(slug=slug, what=what, stage_id=stage_id, match_id=match_id)

@@ -45,6 +45,9 @@ LOCK_TIMEOUT = 2
 WAIT_STEP = 0.01
 # Pages kept in each process's memory besides the shared cache (a few MB at most).
 RECENT_PAGES = 64
+# The same for the parts of pages: the rows of a round of 200 tables and more (about
+# 1 KB each); read from the shared cache, they were most of the cost of that page.
+RECENT_PARTS = 2000
 # The deployed code is part of every key: a new release never serves a page rendered by
 # the old templates (its static file names, its translations).
 _CODE_SOURCES = ("templates", "static", "locale", "tournaments", "config")
@@ -106,20 +109,30 @@ class _Recent:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.pages: OrderedDict[str, bytes] = OrderedDict()
+        self.pages: OrderedDict[str, Any] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str) -> bytes | None:
-        with self.lock:
-            content = self.pages.get(key)
-            if content is not None:
-                self.pages.move_to_end(key)
-            return content
+    def get(self, key: str) -> Any:
+        return self.get_many([key]).get(key)
 
-    def put(self, key: str, content: bytes) -> None:
+    def get_many(self, keys: Sequence[str]) -> dict[str, Any]:
+        found = {}
         with self.lock:
-            self.pages[key] = content
-            self.pages.move_to_end(key)
+            for key in keys:
+                content = self.pages.get(key)
+                if content is not None:
+                    self.pages.move_to_end(key)
+                    found[key] = content
+        return found
+
+    def put(self, key: str, content: Any) -> None:
+        self.put_many({key: content})
+
+    def put_many(self, contents: dict[str, Any]) -> None:
+        with self.lock:
+            for key, content in contents.items():
+                self.pages[key] = content
+                self.pages.move_to_end(key)
             while len(self.pages) > self.size:
                 self.pages.popitem(last=False)
 
@@ -129,6 +142,7 @@ class _Recent:
 
 
 _recent = _Recent(RECENT_PAGES)
+_recent_parts = _Recent(RECENT_PARTS)
 
 
 def _rendered_meanwhile(key: str) -> bytes | None:
@@ -180,13 +194,18 @@ def fragments(
         rendered = render(list(ids))
         return [mark_safe(rendered[pk]) for pk in ids if pk in rendered]
     keys = _part_keys(name, {pk: topics(pk) for pk in ids})
-    stored = cache.get_many(list(keys.values()))
+    stored = _recent_parts.get_many(list(keys.values()))
+    elsewhere = [key for key in keys.values() if key not in stored]
+    shared = cache.get_many(elsewhere) if elsewhere else {}
+    stored.update(shared)
     missing = [pk for pk in ids if keys[pk] not in stored]
     if missing:
         # An id gone meanwhile (a round removed as the page renders) has no part: left out.
         rendered = {keys[pk]: html for pk, html in render(missing).items() if pk in keys}
         cache.set_many(rendered, PAGE_TIMEOUT)
         stored.update(rendered)
+        shared.update(rendered)
+    _recent_parts.put_many(shared)
     # Rendered here by our own templates (escaped there), then kept as they were.
     return [mark_safe(stored[keys[pk]]) for pk in ids if keys[pk] in stored]
 
@@ -198,10 +217,14 @@ def part(name: str, pk: int, topics: list[str], build: Callable[[], Any]) -> Any
     if not settings.PAGE_CACHE:
         return build()
     key = _part_keys(name, {pk: topics})[pk]
+    found = _recent_parts.get(key)
+    if found is not None:
+        return found
     found = cache.get(key)
     if found is None:
         found = build()
         cache.set(key, found, PAGE_TIMEOUT)
+    _recent_parts.put(key, found)
     return found
 
 
