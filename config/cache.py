@@ -4,6 +4,9 @@ Django's ``RedisCacheClient.get_client`` makes a new ``redis.Redis`` for every c
 operation; its constructor fills some 170 response callbacks, which was a quarter of the
 time of a page served from the cache. A ``redis.Redis`` is only a handle on its connection
 pool and is safe to share between threads, so one is kept per pool.
+
+It also renews counters in one round trip (:meth:`RedisCache.incr_or_set_many`), where
+Django's ``incr`` takes two per key.
 """
 
 from __future__ import annotations
@@ -32,3 +35,16 @@ class RedisCache(redis.RedisCache):
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+    def incr_or_set_many(self, keys: list[str], start: int) -> None:
+        """Add one to each counter of ``keys``, or set it to ``start`` + 1 if it is
+        missing (never stored, or evicted); kept without expiry. One round trip."""
+        if not keys:
+            return
+        client = self._cache.get_client(write=True)
+        with client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                made = self.make_and_validate_key(key)
+                pipe.set(made, start, nx=True)
+                pipe.incr(made)
+            pipe.execute()

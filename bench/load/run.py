@@ -160,9 +160,57 @@ HEADER = (
 
 
 def _server(args: argparse.Namespace) -> str:
-    if args.worker_class == "sync":
-        return f"{args.workers} sync"
-    return f"{args.workers}×{args.threads}"
+    shape = (
+        f"{args.workers} sync" if args.worker_class == "sync" else f"{args.workers}×{args.threads}"
+    )
+    return f"nginx → {shape}" if args.proxy == "nginx" else shape
+
+
+NGINX_CONF = """\
+daemon off;
+worker_processes 1;
+pid {out}/nginx.pid;
+error_log {out}/nginx-error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+    client_body_temp_path {out}/nginx-tmp/body;
+    proxy_temp_path {out}/nginx-tmp/proxy;
+    fastcgi_temp_path {out}/nginx-tmp/fastcgi;
+    uwsgi_temp_path {out}/nginx-tmp/uwsgi;
+    scgi_temp_path {out}/nginx-tmp/scgi;
+    client_max_body_size 10m;
+    keepalive_timeout 75s;
+    keepalive_requests 100000;
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://127.0.0.1:{upstream};
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 120s;
+        }}
+    }}
+}}
+"""
+
+
+def _nginx(out: Path, port: int, upstream: int) -> subprocess.Popen:
+    """nginx on ``port`` in front of gunicorn on ``upstream``, as README.md deploys it: the
+    clients' keep-alive connections end at the proxy, which opens one connection to
+    gunicorn per request."""
+    if shutil.which("nginx") is None:
+        raise SystemExit("run.py: nginx not found (apt-get install nginx-light), or --proxy none")
+    for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (out / "nginx-tmp" / temp).mkdir(parents=True, exist_ok=True)
+    conf = out / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(out=out.resolve(), port=port, upstream=upstream))
+    process = subprocess.Popen(
+        ["nginx", "-c", str(conf.resolve()), "-p", str(out.resolve())],
+        start_new_session=True,  # its own process group, for _stop
+    )
+    _wait_port(port, 10)
+    return process
 
 
 def main() -> None:
@@ -181,6 +229,18 @@ def main() -> None:
     # server closes the idle connection fails ("connection closed"), which a browser resends
     # on a new connection but Locust counts as an error.
     parser.add_argument("--keep-alive", type=int, default=15, help="gunicorn's, in seconds")
+    parser.add_argument(
+        "--proxy",
+        default="nginx",
+        choices=("nginx", "none"),
+        help="nginx in front of gunicorn (as deployed), or Locust straight to gunicorn",
+    )
+    parser.add_argument(
+        "--worker-connections",
+        type=int,
+        default=16,
+        help="gunicorn's (gthread): connections a process takes at once, the rest wait",
+    )
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--database", default="tanteo_locust_run")
     parser.add_argument("--replace", action="store_true", help="drop --database if it exists")
@@ -206,7 +266,7 @@ def main() -> None:
         CACHE_KEY_PREFIX=f"tanteo-load-{port}",
         LOG_LEVEL="WARNING",
     )
-    redis = gunicorn = None
+    redis = gunicorn = proxy = None
     database.create(replace=args.replace)
     try:
         python = str(BIN / "python")
@@ -247,14 +307,20 @@ def main() -> None:
                 *(str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
                 *("--workers", str(args.workers), "--threads", str(args.threads)),
                 *("--worker-class", args.worker_class, "--keep-alive", str(args.keep_alive)),
+                *("--worker-connections", str(args.worker_connections)),
                 *("--error-logfile", str(args.out / "gunicorn.log")),
             ],
             env=env,
             cwd=ROOT,
             start_new_session=True,  # its own process group: _stop ends the workers too
         )
+        _wait_http(f"http://127.0.0.1:{port}/healthz", 60, gunicorn)
         host = f"http://127.0.0.1:{port}"
-        _wait_http(f"{host}/healthz", 60, gunicorn)
+        if args.proxy == "nginx":
+            proxy_port = _free_port()
+            proxy = _nginx(args.out, proxy_port, port)
+            host = f"http://127.0.0.1:{proxy_port}"
+            _wait_http(f"{host}/healthz", 10, proxy)
 
         users = args.tables + args.spectators
         summary_file = args.out / "summary.json"
@@ -298,6 +364,7 @@ def main() -> None:
         for error in summary["errors"]:
             print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
     finally:
+        _stop(proxy)
         _stop(gunicorn)
         _stop(redis)
         if not args.keep:

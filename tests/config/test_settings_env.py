@@ -176,7 +176,7 @@ def test_the_database_in_use_follows_database_url(db):
         assert cursor.fetchone() == (1,)
 
 
-def test_the_redis_cache_keeps_its_client_between_calls():
+def test_the_redis_cache_keeps_its_client_and_renews_counters_at_once():
     """Django's backend built a Redis client for every call (a quarter of a cached page's
     time); config.cache keeps one per connection pool, and it works as the cache."""
     from config.cache import RedisCache
@@ -190,6 +190,11 @@ def test_the_redis_cache_keeps_its_client_between_calls():
     assert cache.get_many(["a", "b"]) == {"a": {"x": 1}}
     cache.delete("a")
     assert cache.get("a") is None
+    # A version counter: set past ``start`` when missing (evicted), else one more.
+    cache.incr_or_set_many(["n", "m"], 1000)
+    cache.incr_or_set_many(["n"], 5)
+    assert cache.get_many(["n", "m"]) == {"n": 1002, "m": 1001}
+    cache.delete_many(["n", "m"])
 
 
 def test_celery_and_cache_follow_their_variables():

@@ -206,7 +206,7 @@ def test_a_tap_at_the_table_renders_only_the_hand_in_progress(
     page = client.get(league["urls"]["match"]).content.decode()
     assert "hand-now__lines" in page and "envido" in page
     assert told == []  # the stored hands came from the cache, as they were
-    # Two queries: the championship, the draft.
+    # One query: the draft (the championship is kept until its names or status change).
     commit(
         drafts.draft_save,
         match=match,
@@ -216,7 +216,7 @@ def test_a_tap_at_the_table_renders_only_the_hand_in_progress(
         revision=1,
         by=referee,
     )
-    assert _queries(client, league["urls"]["match"]) == 2
+    assert _queries(client, league["urls"]["match"]) == 1
     assert "quiero" in client.get(league["urls"]["match"]).content.decode()
 
     # The hand saved: the stored part is told again, with the new hand and no draft.
@@ -259,6 +259,22 @@ def test_a_championship_edit_reaches_the_home_page(client, leagues, commit):
 
     assert _queries(client, home) > 0
     assert "Copa Rosario 2026" in client.get(home).content.decode()
+
+
+def test_a_championship_edit_reaches_every_page_that_keeps_the_championship(
+    client, leagues, commit
+):
+    league, _other = leagues
+    pages = [league["urls"][name] for name in ("championship", "round", "match", "standings")]
+    _warm(client, pages)
+    commit(
+        championship_services.championship_update,
+        championship=league["championship"],
+        name="Copa Rosario Renombrada",
+        start_date=league["championship"].start_date,
+    )
+    for url in pages:
+        assert "Copa Rosario Renombrada" in client.get(url).content.decode(), url
 
 
 def test_an_anonymous_page_carries_no_visitor_state(client, leagues):

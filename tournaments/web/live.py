@@ -186,6 +186,9 @@ def versions(topics: Iterable[str]) -> list[int]:
 
 def bump(topics: Iterable[str]) -> None:
     """Give each topic a new version: every page depending on one is rendered anew."""
+    if hasattr(cache, "incr_or_set_many"):  # Redis (config/cache.py): one round trip
+        cache.incr_or_set_many([VERSION_PREFIX + topic for topic in topics], _fresh())
+        return
     for topic in topics:
         key = VERSION_PREFIX + topic
         try:

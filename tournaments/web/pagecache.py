@@ -14,6 +14,7 @@ link) or his browser, as everywhere on the site, and is part of the key.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import hashlib
 import threading
@@ -43,8 +44,9 @@ PAGE_TIMEOUT = 24 * 3600
 LOCK = ":rendering"
 LOCK_TIMEOUT = 2
 WAIT_STEP = 0.01
-# Pages kept in each process's memory besides the shared cache (a few MB at most).
-RECENT_PAGES = 64
+# Pages kept in each process's memory besides the shared cache (a few MB at most: a match
+# page is about 20 KB): every table's page of a 200-table day, and the rest.
+RECENT_PAGES = 400
 # The same for the parts of pages: the rows of a round of 200 tables and more (about
 # 1 KB each); read from the shared cache, they were most of the cost of that page.
 RECENT_PARTS = 2000
@@ -79,12 +81,13 @@ def _anonymous(request: HttpRequest) -> bool:
     return not request.user.is_authenticated
 
 
-def _etag(request: HttpRequest, topics: list[str]) -> str:
+def _etag(request: HttpRequest, topics: list[str]) -> tuple[str, dict[str, int]]:
+    """The page's key, and the versions of its topics it was made from."""
     # The query string too: one page may have views (the board and its TV mode, ?tv=1).
     parts = [code_version(), request.get_full_path(), get_language() or ""]
-    found = live.versions(topics)
-    parts += [f"{topic}={version}" for topic, version in zip(topics, found, strict=True)]
-    return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+    found = dict(zip(topics, live.versions(topics), strict=True))
+    parts += [f"{topic}={version}" for topic, version in found.items()]
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest(), found
 
 
 def _matches(request: HttpRequest, etag: str) -> bool:
@@ -162,11 +165,21 @@ def _rendered_meanwhile(key: str) -> bytes | None:
 FRAGMENT_PREFIX = "live:fragment:"
 
 
+# The versions of the topics the page being rendered follows, as its key read them: its
+# parts need not read them again (a round trip each), and show the same moment.
+_page_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
+    "page_versions", default=None
+)
+
+
 def _part_keys(name: str, wanted: dict[int, list[str]]) -> dict[int, str]:
     """The cache key of each part: the code, the language, the part and the current
     versions of its topics, so a part is never older than what it shows."""
     names = list(dict.fromkeys(topic for found in wanted.values() for topic in found))
-    current = dict(zip(names, live.versions(names), strict=True))
+    current = dict(_page_versions.get() or {})
+    unknown = [topic for topic in names if topic not in current]
+    if unknown:
+        current.update(zip(unknown, live.versions(unknown), strict=True))
     prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
     return {
         pk: FRAGMENT_PREFIX
@@ -252,7 +265,7 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
             if not cacheable:
                 _anonymous(request)  # an anonymous reader's session is not read either way
                 return _mark(view(request, *args, **kwargs), None)
-            etag = _etag(request, names)
+            etag, known = _etag(request, names)
             if _matches(request, etag):
                 return _mark(HttpResponseNotModified(), etag)
             key = PAGE_PREFIX + etag
@@ -268,6 +281,7 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                     _recent.put(key, content)
             if content is not None:
                 return _mark(HttpResponse(content), etag)
+            token = _page_versions.set(known)
             try:
                 response = view(request, *args, **kwargs)
                 if response.status_code != 200 or response.streaming:
@@ -277,6 +291,7 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                 cache.set(key, response.content, PAGE_TIMEOUT)
                 _recent.put(key, response.content)
             finally:
+                _page_versions.reset(token)
                 if locked:
                     cache.delete(key + LOCK)
             return _mark(response, etag)

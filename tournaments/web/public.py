@@ -14,6 +14,7 @@ alone.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +39,23 @@ from tournaments.web.pagecache import code_version, fragments, part, public_page
 
 
 # Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
+def _championship(slug: str) -> Championship:
+    """The championship of a public page (``Http404`` for a draft or none), kept between
+    two changes of its names or status like the parts of pages: one query less for every
+    page rendered again after a hand. A copy: the views may set attributes on it."""
+    kept = part(
+        "championship",
+        0,
+        [live.SITE, live.structure_topic(slug)],
+        lambda: championship_selectors.championship_public(slug=slug),
+    )
+    return copy.copy(kept)
+
+
 @public_page(lambda slug: live.page_topics(slug=slug, decided_only=True))
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
     """Rules in words, stages (with their current round), teams with their players."""
-    found = championship_selectors.championship_public(slug=slug)
+    found = _championship(slug)
     found = championship_selectors.championship_detail(slug=found.slug)
     stages = _stages_with_current_round(found)
     return render(
@@ -133,7 +147,7 @@ def standings_tables(
 def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Rank and team (fixed on a phone), played, won, lost and the tie-break columns, per
     group when there are, with the qualifying places marked and a legend."""
-    found = championship_selectors.championship_public(slug=slug)
+    found = _championship(slug)
     stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
     columns, tables = standings_tables(found, stage)
     return render(
@@ -236,7 +250,7 @@ def bracket_columns(
 @public_page(lambda slug, stage_id: live.page_topics(slug=slug, stage_id=stage_id))
 def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """The elimination bracket, rounds as columns (scrolls sideways on a phone)."""
-    found = championship_selectors.championship_public(slug=slug)
+    found = _championship(slug)
     stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
     if not registry.get(stage.format).has_bracket:
         raise Http404("This stage has no bracket.")
@@ -270,7 +284,7 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
     """The matches of one round: teams, table, time, status and score (the running
     score of the chico being played for a match in play). A hand renews the page, but
     only its match's row is rendered again (``match_rows``)."""
-    found = championship_selectors.championship_public(slug=slug)
+    found = _championship(slug)
     stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
     round_: Round = stage_selectors.round_of(stage=stage, number=number)
     vocabulary = words(found)
@@ -318,7 +332,7 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
     """The championship board: every table in play with its live score, the current
     round of each stage, the latest results and the standings of the stage being
     played. ``?tv=1`` is the venue's screen: full screen, large type, no navigation."""
-    found = championship_selectors.championship_public(slug=slug)
+    found = _championship(slug)
     stages = _stages_with_current_round(found)
     playing, recent = stage_selectors.board_matches(championship=found)
     shown_stage = next((s for s in reversed(stages) if s.current_round is not None), None)
@@ -406,7 +420,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
     All but the hand in progress is kept between two hands (``pagecache.part``): a tap at
     the table renders that section alone."""
-    found = championship_selectors.championship_public(slug=slug)
+    found = _championship(slug)
     topics = live.stored_match_topics(slug, match_id)
     stored = part("match", match_id, topics, lambda: _stored_match(found, match_id))
     if stored.championship_id != found.pk:  # a slug given to another championship since
