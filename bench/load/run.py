@@ -12,7 +12,9 @@
    and gunicorn (``--workers`` processes of ``--threads`` threads, gthread, ``--keep-alive``
    15 s; or ``--worker-class sync``) on 127.0.0.1, as in production: ``DEBUG`` off, a
    random ``SECRET_KEY``, ``ALLOWED_HOSTS=127.0.0.1``, plain HTTP (no SSL redirect, no
-   secure cookies, no HSTS).
+   secure cookies, no HSTS); nginx in front of it (``--proxy nginx``, the default), as
+   README.md deploys it: the clients' keep-alive connections end at the proxy. With
+   ``--cpu``, the server also measures its CPU per kind of request (``cpu.py``).
    No Celery broker: the standings refresh a deciding save queues runs in the request
    (eager), the worst case for the save.
 4. Runs Locust headless (``bench/load/locustfile.py``): the users are spawned over
@@ -39,6 +41,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import cpu  # this folder (bench/load/cpu.py)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
@@ -236,6 +240,11 @@ def main() -> None:
         help="nginx in front of gunicorn (as deployed), or Locust straight to gunicorn",
     )
     parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="also measure the server's CPU per kind of request (cpu.py): written to cpu.md",
+    )
+    parser.add_argument(
         "--worker-connections",
         type=int,
         default=16,
@@ -302,6 +311,17 @@ def main() -> None:
             _wait_port(redis_port, 10)
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
 
+        server_env = env
+        cpu_dir = args.out / "cpu"
+        if args.cpu:
+            shutil.rmtree(cpu_dir, ignore_errors=True)
+            cpu_dir.mkdir(parents=True)
+            server_env = {
+                **env,
+                "DJANGO_SETTINGS_MODULE": "cpu_settings",
+                "BENCH_CPU_DIR": str(cpu_dir),
+                "PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT)]),
+            }
         gunicorn = subprocess.Popen(
             [
                 *(str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
@@ -310,7 +330,7 @@ def main() -> None:
                 *("--worker-connections", str(args.worker_connections)),
                 *("--error-logfile", str(args.out / "gunicorn.log")),
             ],
-            env=env,
+            env=server_env,
             cwd=ROOT,
             start_new_session=True,  # its own process group: _stop ends the workers too
         )
@@ -334,7 +354,7 @@ def main() -> None:
             "BENCH_SPECTATORS": str(args.spectators),
             "BENCH_SUMMARY": str(summary_file),
         }
-        subprocess.run(
+        locust = subprocess.Popen(
             [
                 *(str(BIN / "locust"), "-f", str(HERE / "locustfile.py"), "--headless"),
                 *("--host", host, "-u", str(users), "-r", f"{users / max(args.ramp, 1):.2f}"),
@@ -344,8 +364,14 @@ def main() -> None:
             ],
             env=locust_env,
             cwd=ROOT,
-            check=False,
         )
+        cpu_window = None
+        if args.cpu:
+            # The Django work of the measured window: the sums after the ramp-up, then at
+            # the end (the processes write theirs every couple of seconds).
+            time.sleep(args.ramp)
+            cpu_window = (cpu.read(cpu_dir), time.monotonic())
+        locust.wait()
         load_after = _load()
         if not summary_file.exists():
             raise SystemExit("run.py: Locust wrote no summary")
@@ -363,6 +389,12 @@ def main() -> None:
         )
         for error in summary["errors"]:
             print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
+        if cpu_window is not None:
+            before, started = cpu_window
+            time.sleep(cpu.WRITE_EVERY + 1)
+            spent = cpu.table(before, cpu.read(cpu_dir), time.monotonic() - started)
+            (args.out / "cpu.md").write_text(spent + "\n")
+            print(f"\nDjango's work per kind of request (the measured window):\n{spent}")
     finally:
         _stop(proxy)
         _stop(gunicorn)
