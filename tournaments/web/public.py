@@ -38,7 +38,6 @@ from tournaments.web import live
 from tournaments.web.pagecache import code_version, fragments, part, public_page
 
 
-# Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
 def _championship(slug: str) -> Championship:
     """The championship of a public page (``Http404`` for a draft or none), kept between
     two changes of its names or status like the parts of pages: one query less for every
@@ -52,6 +51,7 @@ def _championship(slug: str) -> Championship:
     return copy.copy(kept)
 
 
+# Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
 @public_page(lambda slug: live.page_topics(slug=slug, decided_only=True))
 def championship(request: HttpRequest, slug: str) -> HttpResponse:
     """Rules in words, stages (with their current round), teams with their players."""
