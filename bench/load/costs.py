@@ -12,10 +12,13 @@ and the cache and channel layer on a redis-server of its own, as ``run.py`` serv
 It builds the same day (its own PostgreSQL database, migrated, ``setup.py``), then plays
 ``--hands`` hands, each at another table, as the tablet does (the engine here, one draft
 sync per tap, the decided hand posted with an ``Idempotency-Key``). After every tap it
-reads that match's public page (renewed by the tap); after every save the match page,
-the round and the standings; then each page again from the cache. Printed: per kind, the
-median and p90 milliseconds, the queries per request, and the cores the day's offered
-rate of it takes (``--rates`` from the load run: pages, taps and saves per second).
+reads that match's public page (renewed by the tap) and then again (from the cache);
+after every save the match page and the round (both renewed), then the round, the
+standings, the championship and home pages from the cache. Printed: per kind, the median
+and p90 milliseconds, the CPU time, the queries per request, and the cores the day's
+offered rate of it takes (``--rates`` from the load run: taps, saves and page reads per
+second). ``--profile tap,save`` adds a cProfile of those kinds, ``--sql tap`` prints the
+queries of one tap.
 """
 
 from __future__ import annotations
@@ -26,11 +29,7 @@ import json
 import os
 import pstats
 import random
-import re
-import secrets
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -42,7 +41,8 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from run import Database, _free_port, _stop, _wait_port  # noqa: E402  (this folder)
+from run import Database, _stop, build_day, site_env, start_redis  # noqa: E402  (this folder)
+from sheet import tablet_context, tablet_event  # noqa: E402
 
 
 class Costs:
@@ -150,52 +150,19 @@ def main() -> None:
     args = parser.parse_args()
     taps_rate, saves_rate, pages_rate = (float(x) for x in args.rates.split(","))
 
-    if shutil.which("redis-server") is None:
-        raise SystemExit("costs.py: redis-server not found")
     database = Database(args.server, args.database)
-    redis_port = _free_port()
-    env = {
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database.url,
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "testserver",
-        "SECURE_SSL_REDIRECT": "false",
-        "SESSION_COOKIE_SECURE": "false",
-        "CSRF_COOKIE_SECURE": "false",
-        "SECURE_HSTS_SECONDS": "0",
-        "CACHE_KEY_PREFIX": f"tanteo-costs-{redis_port}",
-        "LOG_LEVEL": "WARNING",
-    }
-    os.environ.update(env)
-    for key in [k for k in os.environ if k.startswith("CELERY_")]:
-        del os.environ[key]
+    env = site_env(database.url, "testserver", f"tanteo-costs-{os.getpid()}")
     database.create(replace=args.replace)
     redis = None
     try:
-        python = sys.executable
-        manage = [python, str(ROOT / "manage.py")]
-        subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, check=True)
-        # DEBUG is off: the pages name the hashed files of the manifest (as run.py does).
-        subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True)
-        data_file = Path(f"/tmp/tanteo-costs-{redis_port}.json")
-        subprocess.run(
-            [python, str(HERE / "setup.py"), "--tables", str(args.tables), "--out", str(data_file)],
-            cwd=ROOT,
-            check=True,
-        )
+        data_file = Path(f"/tmp/tanteo-costs-{os.getpid()}.json")
+        build_day(env, args.tables, data_file)
         data = json.loads(data_file.read_text())
         data_file.unlink()
-        redis = subprocess.Popen(
-            [
-                *("redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
-            ],
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        _wait_port(redis_port, 10)
-        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        redis, env["REDIS_URL"] = start_redis()
+        # This process is the server: Django is set up from this environment.
+        os.environ.clear()
+        os.environ.update(env)
         costs = _play(data, args.hands, random.Random(args.seed), Costs(args.profile, args.sql))
         print(f"tables {args.tables}, hands played {args.hands}")
         print(costs.table(_rates(taps_rate, saves_rate, pages_rate)))
@@ -233,23 +200,16 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
         tablet = Client(enforce_csrf_checks=True)
         tablet.cookies["sessionid"] = referee["sessionid"]
         sheet = costs.measure("sheet", tablet.get, f"/referee/matches/{match}/")
-        found = re.search(
-            r'<script id="tablet-context" type="application/json">(.*?)</script>',
-            sheet.content.decode(),
-            re.S,
-        )
-        if found is None:
+        context = tablet_context(sheet.content.decode())
+        if context is None:
             raise SystemExit(f"costs.py: the sheet of match {match} has no tablet context")
-        context = json.loads(found.group(1))
         session = Session(context["head"], context["state"])
         headers = {"HTTP_X_CSRFTOKEN": tablet.cookies["csrftoken"].value}
         revision = context["draft"]["revision"]
         view = session.view()
         number = view["number"]
         while not view["ready"]:
-            actions = view["actions"]
-            weights = [1 if "mazo" in a["event"] else 6 for a in actions]
-            view = session.run({"op": "event", "event": rng.choices(actions, weights)[0]["event"]})
+            view = session.run({"op": "event", "event": tablet_event(rng, view)})
             body = {
                 "number": number,
                 "record": view["draft"],

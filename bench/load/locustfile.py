@@ -46,7 +46,11 @@ from urllib.parse import urlparse
 
 import gevent
 from locust import FastHttpUser, between, constant_pacing, events, task
-from sheet import Sheet  # bench/load/sheet.py: Locust puts this folder on the path
+from sheet import (  # bench/load/sheet.py: Locust puts this folder on the path
+    Sheet,
+    tablet_context,
+    tablet_event,
+)
 
 from scoring.session import Session
 
@@ -94,14 +98,9 @@ class Referee(FastHttpUser):
     def _open_tablet(self) -> None:
         """Load the sheet once and start the engine from its ``#tablet-context``."""
         response = self.client.get(self.url, name="sheet")
-        found = re.search(
-            r'<script id="tablet-context" type="application/json">(.*?)</script>',
-            response.text or "",
-            re.S,
-        )
-        if response.status_code != 200 or found is None:
+        context = tablet_context(response.text or "")
+        if response.status_code != 200 or context is None:
             return
-        context = json.loads(found.group(1))
         self.match = context["match"]
         self.device = context["device"]
         self.revision = context["draft"]["revision"]
@@ -121,9 +120,7 @@ class Referee(FastHttpUser):
         number = view["number"]
         taps = 0
         while not view["ready"] and taps < MAX_TAPS:
-            actions = view["actions"]
-            weights = [1 if "mazo" in a["event"] else 6 for a in actions]
-            event = self.rng.choices(actions, weights)[0]["event"]
+            event = tablet_event(self.rng, view)
             view = self.tablet.run({"op": "event", "event": event})
             body = {
                 "number": number,

@@ -105,6 +105,60 @@ def _stop(process: subprocess.Popen | None, timeout: float = 20) -> None:
     process.wait()
 
 
+def site_env(database_url: str, host: str, cache_prefix: str) -> dict[str, str]:
+    """The environment of the site under test: as in production (``DEBUG`` off, a random
+    ``SECRET_KEY``) but on plain HTTP (no SSL redirect, no secure cookies, no HSTS), on
+    ``database_url``, with no Celery broker (the standings refresh runs in the request)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DATABASE_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=database_url,
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=host,
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_HSTS_SECONDS="0",
+        CACHE_KEY_PREFIX=cache_prefix,
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def build_day(env: dict[str, str], tables: int, data: Path) -> None:
+    """Migrate the database of ``env``, collect the static files (``DEBUG`` is off: the
+    pages name the hashed files of the manifest) and build the day (``setup.py``), whose
+    ids and sessions go to ``data``."""
+    python = str(BIN / "python")
+    manage = [python, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
+    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
+    subprocess.run(
+        [python, str(HERE / "setup.py"), "--tables", str(tables), "--out", str(data)],
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
+
+
+def start_redis() -> tuple[subprocess.Popen, str]:
+    """A redis-server of the run's own on a free port, and its URL."""
+    if shutil.which("redis-server") is None:
+        raise SystemExit("redis-server not found (apt-get install redis-server)")
+    port = _free_port()
+    redis = subprocess.Popen(
+        [
+            *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
+            *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
+        ],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, for _stop
+    )
+    _wait_port(port, 10)
+    return redis, f"redis://127.0.0.1:{port}/0"
+
+
 class Database:
     """A PostgreSQL database created for the run and dropped after it."""
 
@@ -261,55 +315,19 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     database = Database(args.server, args.database)
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DATABASE_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=database.url,
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        SECURE_HSTS_SECONDS="0",
-        CACHE_KEY_PREFIX=f"tanteo-load-{port}",
-        LOG_LEVEL="WARNING",
-    )
+    env = site_env(database.url, "127.0.0.1", f"tanteo-load-{port}")
     redis = gunicorn = proxy = None
     database.create(replace=args.replace)
     try:
-        python = str(BIN / "python")
-        manage = [python, str(ROOT / "manage.py")]
-        subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
-        subprocess.run(
-            [*manage, "collectstatic", "--noinput", "-v0"], env=env, cwd=ROOT, check=True
-        )
         data = args.out / "data.json"
         started = time.monotonic()
-        subprocess.run(
-            [python, str(HERE / "setup.py"), "--tables", str(args.tables), "--out", str(data)],
-            env=env,
-            cwd=ROOT,
-            check=True,
-        )
+        build_day(env, args.tables, data)
         print(f"run: championship day built in {time.monotonic() - started:.0f} s")
 
         if args.redis_url:
             env["REDIS_URL"] = args.redis_url
         else:
-            if shutil.which("redis-server") is None:
-                raise SystemExit("run.py: redis-server not found; pass --redis-url")
-            redis_port = _free_port()
-            redis = subprocess.Popen(
-                [
-                    *("redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"),
-                    *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
-                ],
-                stdout=subprocess.DEVNULL,
-                start_new_session=True,  # its own process group, for _stop
-            )
-            _wait_port(redis_port, 10)
-            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+            redis, env["REDIS_URL"] = start_redis()
 
         server_env = env
         cpu_dir = args.out / "cpu"
@@ -365,12 +383,13 @@ def main() -> None:
             env=locust_env,
             cwd=ROOT,
         )
-        cpu_window = None
+        cpu_before = None
         if args.cpu:
             # The Django work of the measured window: the sums after the ramp-up, then at
-            # the end (the processes write theirs every couple of seconds).
+            # the end (each process writes its own every couple of seconds, so both
+            # readings are as late, and the window is Locust's).
             time.sleep(args.ramp)
-            cpu_window = (cpu.read(cpu_dir), time.monotonic())
+            cpu_before = cpu.read(cpu_dir)
         locust.wait()
         load_after = _load()
         if not summary_file.exists():
@@ -389,10 +408,8 @@ def main() -> None:
         )
         for error in summary["errors"]:
             print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
-        if cpu_window is not None:
-            before, started = cpu_window
-            time.sleep(cpu.WRITE_EVERY + 1)
-            spent = cpu.table(before, cpu.read(cpu_dir), time.monotonic() - started)
+        if cpu_before is not None:
+            spent = cpu.table(cpu_before, cpu.read(cpu_dir), summary["seconds"])
             (args.out / "cpu.md").write_text(spent + "\n")
             print(f"\nDjango's work per kind of request (the measured window):\n{spent}")
     finally:

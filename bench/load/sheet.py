@@ -8,13 +8,18 @@ the hand so far in hidden fields (``number``, ``hand``) and each legal next even
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
+from typing import Any
 
 _NUMBER = re.compile(r'name="number" value="(\d+)"')
 _HAND = re.compile(r'name="hand" value="([^"]*)"')
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 _ACTION = re.compile(r'name="action" value="([^"]*)"')
+_TABLET_CONTEXT = re.compile(
+    r'<script id="tablet-context" type="application/json">(.*?)</script>', re.S
+)
 
 
 class Sheet:
@@ -52,3 +57,18 @@ def choose(rng: random.Random, actions: list[str]) -> str:
     """One of the buttons; as the demo plays (tournaments/demo.py), the mazo less often."""
     weights = [0.15 if '"mazo"' in a else 1.0 for a in actions]
     return rng.choices(actions, weights)[0]
+
+
+def tablet_context(text: str) -> dict[str, Any] | None:
+    """What the sheet hands the offline-first tablet (``#tablet-context``): the match, the
+    device, the draft and the engine's head and state; None when the page has none."""
+    found = _TABLET_CONTEXT.search(text)
+    return json.loads(found.group(1)) if found else None
+
+
+def tablet_event(rng: random.Random, view: dict[str, Any]) -> dict[str, Any]:
+    """One of the events the tablet's engine offers (``view["actions"]``), the mazo less
+    often."""
+    actions = view["actions"]
+    weights = [1 if "mazo" in a["event"] else 6 for a in actions]
+    return rng.choices(actions, weights)[0]["event"]
