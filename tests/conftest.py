@@ -32,6 +32,21 @@ def championship_factory(db) -> type[ChampionshipFactory]:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's default language, whatever the one before it did.
+
+    A request leaves its language active in the thread (LocaleMiddleware activates it and
+    nothing resets it), so a test after one that asked for English got English output
+    where Spanish was expected: a failure that depended on the tests' order.
+    """
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def celery_eager(request, monkeypatch) -> None:
     """Run Celery tasks in-process, as without a broker, unless the test needs the broker.
 

@@ -135,6 +135,7 @@ def main() -> None:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--database", default="tanteo_costs")
     parser.add_argument("--replace", action="store_true", help="drop --database if it exists")
+    parser.add_argument("--keep", action="store_true", help="keep --database afterwards")
     parser.add_argument(
         "--rates",
         default="28.5,6.7,364",
@@ -175,7 +176,8 @@ def main() -> None:
             stats.sort_stats("tottime").print_stats(25)
     finally:
         _stop(redis)
-        database.drop()
+        if not args.keep:
+            database.drop()
 
 
 def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) -> Costs:

@@ -72,6 +72,10 @@ def _queries(client, url) -> int:
     return len(captured.captured_queries)
 
 
+def _heading(page: str) -> str:
+    return page[page.index("<h1>") : page.index("</h1>")]
+
+
 def _warm(client, urls) -> None:
     for url in urls:
         assert client.get(url).status_code == 200
@@ -172,6 +176,52 @@ def test_a_round_renders_again_only_the_row_of_the_match_that_changed(
     assert sorted(drawn) == sorted(
         league["stage"].matches.filter(round__number=1).values_list("pk", flat=True)
     )
+
+
+def test_a_round_keeps_its_names_and_current_round_until_a_result_changes_them(
+    client, leagues, commit, referee, monkeypatch
+):
+    league, _other = leagues
+    url = league["urls"]["round"]
+    first, second = league["stage"].matches.filter(round__number=1).order_by("pk")
+    # The next round out already: round 1 stays the current one while it is being played.
+    commit(stage_services.round_generate, stage=league["stage"])
+    slug, stage = league["championship"].slug, league["stage"].pk
+    now_playing = '<a class="is-current-round" href="{}">'
+    round_2 = reverse("tournaments:round", args=[slug, stage, 2])
+    page = client.get(url).content.decode()
+    assert "badge--current" in _heading(page)
+    assert now_playing.format(url) in page
+    drawn = []
+    original = public.render_to_string
+
+    def spy(template, context=None, *args, **kwargs):
+        drawn.append(template)
+        return original(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(public, "render_to_string", spy)
+
+    def hand(match, side):
+        commit(
+            result_services.hand_record,
+            match=match,
+            record=chico_hand(match, side),
+            recorded_by=referee,
+        )
+
+    # A hand that decides nothing: the row of its match alone, from one query.
+    hand(first, "A")
+    assert _queries(client, url) == 1
+    assert drawn == ["tournaments/_match_row.html"]
+    # Results that decide the round's two matches: round 2 is now the current one.
+    for match in (first, second, second):
+        hand(match, "A")
+    drawn.clear()
+    page = client.get(url).content.decode()
+    assert "tournaments/_round_body.html" in drawn
+    assert "badge--current" not in _heading(page)
+    assert now_playing.format(round_2) in page
+    assert page.count('class="match-card match-card--') == 2
 
 
 def test_a_tap_at_the_table_renders_only_the_hand_in_progress(

@@ -172,7 +172,7 @@ _page_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.Cont
 )
 
 
-def _part_keys(name: str, wanted: dict[int, list[str]]) -> dict[int, str]:
+def _part_keys(name: str, wanted: dict[Any, list[str]]) -> dict[Any, str]:
     """The cache key of each part: the code, the language, the part and the current
     versions of its topics, so a part is never older than what it shows."""
     names = list(dict.fromkeys(topic for found in wanted.values() for topic in found))
@@ -223,7 +223,7 @@ def fragments(
     return [mark_safe(stored[keys[pk]]) for pk in ids if keys[pk] in stored]
 
 
-def part(name: str, pk: int, topics: list[str], build: Callable[[], Any]) -> Any:
+def part(name: str, pk: int | str, topics: list[str], build: Callable[[], Any]) -> Any:
     """One part of a page (any value the cache can keep), built only when one of its
     topics changed: a tap at a table renders the hand in progress, not the match's
     hands again."""

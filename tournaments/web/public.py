@@ -279,27 +279,68 @@ def _with_live_scores(matches: list[Match]) -> list[Match]:
     return matches
 
 
+# Where a round's rows go in its stored part (never in a name).
+_ROWS = "\x00rows\x00"
+
+
+@dataclass(frozen=True)
+class _StoredRound:
+    """A round's page but for its rows: its names and the current round, kept until the
+    championship's structure or its decided results change (not at every hand)."""
+
+    championship_id: int
+    title: str
+    head: str
+    tail: str
+    ids: list[int]
+
+
+def _stored_round(championship: Championship, stage_id: int, number: int) -> _StoredRound:
+    stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
+    round_: Round = stage_selectors.round_of(stage=stage, number=number)
+    ids = stage_selectors.round_match_ids(round=round_)
+    round_title = round_.name_in(stage)
+    body = render_to_string(
+        "tournaments/_round_body.html",
+        {
+            "championship": championship,
+            "stage": stage,
+            "round": round_,
+            "round_title": round_title,
+            "rows": [_ROWS] if ids else [],
+            **_rounds_context(stage),
+        },
+    )
+    head, _rows, tail = body.partition(_ROWS)
+    return _StoredRound(
+        championship_id=championship.pk,
+        title=f"{round_title} · {stage.name} · {championship.name}",
+        head=head,
+        tail=tail,
+        ids=ids,
+    )
+
+
 @public_page(lambda slug, stage_id, number: live.page_topics(slug=slug, stage_id=stage_id))
 def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
     """The matches of one round: teams, table, time, status and score (the running
     score of the chico being played for a match in play). A hand renews the page, but
-    only its match's row is rendered again (``match_rows``)."""
+    only its match's row is rendered again (``match_rows``); the rest of the page (names,
+    the current round) is kept until the structure or a decided result changes it."""
     found = _championship(slug)
-    stage = stage_selectors.stage_of(championship=found, stage_id=stage_id)
-    round_: Round = stage_selectors.round_of(stage=stage, number=number)
-    vocabulary = words(found)
+    stored = part(
+        "round",
+        f"{stage_id}.{number}",
+        [live.SITE, live.structure_topic(slug), live.results_topic(slug)],
+        lambda: _stored_round(found, stage_id, number),
+    )
+    if stored.championship_id != found.pk:  # a slug given to another championship since
+        raise Http404("No such round.")
+    rows = "".join(match_rows(found, words(found), stored.ids))
     return render(
         request,
-        "tournaments/round.html",
-        {
-            "championship": found,
-            "stage": stage,
-            "round": round_,
-            "round_title": round_.name_in(stage),
-            "words": vocabulary,
-            "rows": match_rows(found, vocabulary, stage_selectors.round_match_ids(round=round_)),
-            **_rounds_context(stage),
-        },
+        "tournaments/assembled.html",
+        {"title": stored.title, "body": mark_safe(stored.head + rows + stored.tail)},
     )
 
 
@@ -309,7 +350,7 @@ def match_rows(championship: Championship, vocabulary: Any, ids: list[int]) -> l
     slug = championship.slug
 
     def render_rows(missing: list[int]) -> dict[int, str]:
-        shown = _with_live_scores(list(stage_selectors.matches_of(ids=missing)))
+        shown = _with_live_scores(list(stage_selectors.match_cards(ids=missing)))
         return {
             match.pk: render_to_string(
                 "tournaments/_match_row.html",
@@ -434,7 +475,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         )
     return render(
         request,
-        "tournaments/match.html",
+        "tournaments/assembled.html",
         {"title": stored.title, "body": mark_safe(stored.head + now + stored.tail)},
     )
 
