@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -231,11 +232,8 @@ def draft_check_holder(*, match: Match, device: str | None) -> None:
 def draft_hand_stored(*, match: Match, next_number: int) -> None:
     """A hand was stored: the draft is emptied for hand ``next_number``, its holder kept
     (call it under the match's row lock)."""
-    draft = HandDraft.objects.filter(match=match).first()
-    if draft is None:
-        return
-    draft.number = next_number
-    draft.record = {}
-    draft.revision += 1
-    draft.save(update_fields=["number", "record", "revision", "updated_at"])
+    # One statement, not a read and a write: a save runs it after every hand.
+    HandDraft.objects.filter(match=match).update(
+        number=next_number, record={}, revision=F("revision") + 1, updated_at=timezone.now()
+    )
     announce_match(match, "draft")

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -53,15 +53,11 @@ def _locked_match(match: Match) -> Match:
     # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
     # making the referees of one round wait for each other.
     Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
-    members = MEMBERS_IN_ORDER
-    return (
-        Match.objects.select_related("stage__championship", "team_a", "team_b")
-        .prefetch_related(
-            Prefetch("team_a__memberships", queryset=members),
-            Prefetch("team_b__memberships", queryset=members),
-        )
-        .get(pk=match.pk)
-    )
+    found = Match.objects.select_related("stage__championship", "team_a", "team_b").get(pk=match.pk)
+    # Both teams' players in one query (a prefetch per team would be two).
+    teams = [team for team in (found.team_a, found.team_b) if team is not None]
+    prefetch_related_objects(teams, Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
+    return found
 
 
 @transaction.atomic
