@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import cpu  # this folder (bench/load/cpu.py)
+import machine  # this folder (bench/load/machine.py)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
@@ -218,6 +219,8 @@ HEADER = (
 
 
 def _server(args: argparse.Namespace) -> str:
+    if args.floor:
+        return "nginx, copies of the pages (floor)"
     shape = (
         f"{args.workers} sync" if args.worker_class == "sync" else f"{args.workers}×{args.threads}"
     )
@@ -232,43 +235,81 @@ error_log {out}/nginx-error.log warn;
 events {{ worker_connections 8192; }}
 http {{
     access_log off;
-    client_body_temp_path {out}/nginx-tmp/body;
-    proxy_temp_path {out}/nginx-tmp/proxy;
-    fastcgi_temp_path {out}/nginx-tmp/fastcgi;
-    uwsgi_temp_path {out}/nginx-tmp/uwsgi;
-    scgi_temp_path {out}/nginx-tmp/scgi;
+    client_body_temp_path {out}/tmp/body;
+    proxy_temp_path {out}/tmp/proxy;
+    fastcgi_temp_path {out}/tmp/fastcgi;
+    uwsgi_temp_path {out}/tmp/uwsgi;
+    scgi_temp_path {out}/tmp/scgi;
     client_max_body_size 10m;
     keepalive_timeout 75s;
     keepalive_requests 100000;
     server {{
         listen 127.0.0.1:{port};
+{locations}
+    }}
+}}
+"""
+PROXY = """\
         location / {{
             proxy_pass http://127.0.0.1:{upstream};
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_read_timeout 120s;
-        }}
-    }}
-}}
-"""
+        }}"""
+# --floor: each public page of the day as nginx serves a file (the spectators' URLs).
+FLOOR_PAGES = {
+    "home": r"= /",
+    "championship": r"~ ^/c/[^/]+/$",
+    "standings": r"~ /standings/$",
+    "round": r"~ /rounds/[0-9]+/$",
+    "match": r"~ /matches/[0-9]+/$",
+}
 
 
-def _nginx(out: Path, port: int, upstream: int) -> subprocess.Popen:
-    """nginx on ``port`` in front of gunicorn on ``upstream``, as README.md deploys it: the
-    clients' keep-alive connections end at the proxy, which opens one connection to
-    gunicorn per request."""
+def _nginx(out: Path, port: int, locations: str, name: str = "nginx") -> subprocess.Popen:
+    """nginx on ``port`` serving ``locations`` (``PROXY``: in front of gunicorn, as README.md
+    deploys it; the clients' keep-alive connections end at the proxy, which opens one
+    connection to gunicorn per request), its files under ``out``/``name``."""
     if shutil.which("nginx") is None:
         raise SystemExit("run.py: nginx not found (apt-get install nginx-light), or --proxy none")
+    home = out / name
     for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (out / "nginx-tmp" / temp).mkdir(parents=True, exist_ok=True)
-    conf = out / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(out=out.resolve(), port=port, upstream=upstream))
+        (home / "tmp" / temp).mkdir(parents=True, exist_ok=True)
+    conf = home / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(out=home.resolve(), port=port, locations=locations))
     process = subprocess.Popen(
-        ["nginx", "-c", str(conf.resolve()), "-p", str(out.resolve())],
+        ["nginx", "-c", str(conf.resolve()), "-p", str(home.resolve())],
         start_new_session=True,  # its own process group, for _stop
     )
     _wait_port(port, 10)
     return process
+
+
+def _floor(out: Path, host: str, data: dict[str, Any]) -> tuple[subprocess.Popen, str]:
+    """A second nginx serving a copy of each public page of the day, as the site served
+    it, for every URL of its kind: the spectators' load on the machine with no Python
+    behind it (``--floor``). Returns the server and its URL."""
+    pages = out / "floor" / "pages"
+    pages.mkdir(parents=True, exist_ok=True)
+    base = f"/c/{data['slug']}/"
+    stage = f"{base}stages/{data['stage']}/"
+    urls = {
+        "home": "/",
+        "championship": base,
+        "standings": f"{stage}standings/",
+        "round": f"{stage}rounds/{data['round']}/",
+        "match": f"{base}matches/{data['matches'][0]}/",
+    }
+    for kind, url in urls.items():
+        with urllib.request.urlopen(host + url, timeout=60) as response:
+            (pages / f"{kind}.html").write_bytes(response.read())
+    locations = "\n".join(
+        f"        location {FLOOR_PAGES[kind]} {{ default_type text/html; "
+        f"root {pages.resolve()}; try_files /{kind}.html =404; }}"
+        for kind in urls
+    )
+    port = _free_port()
+    return _nginx(out, port, locations, name="floor"), f"http://127.0.0.1:{port}"
 
 
 def main() -> None:
@@ -299,6 +340,12 @@ def main() -> None:
         help="also measure the server's CPU per kind of request (cpu.py): written to cpu.md",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="the spectators alone against a copy of each page served by nginx, no Python: "
+        "what the load generator and the proxy take of the machine at the day's page rate",
+    )
+    parser.add_argument(
         "--worker-connections",
         type=int,
         default=16,
@@ -316,7 +363,7 @@ def main() -> None:
     database = Database(args.server, args.database)
     port = _free_port()
     env = site_env(database.url, "127.0.0.1", f"tanteo-load-{port}")
-    redis = gunicorn = proxy = None
+    redis = gunicorn = proxy = floor = None
     database.create(replace=args.replace)
     try:
         data = args.out / "data.json"
@@ -356,11 +403,15 @@ def main() -> None:
         host = f"http://127.0.0.1:{port}"
         if args.proxy == "nginx":
             proxy_port = _free_port()
-            proxy = _nginx(args.out, proxy_port, port)
+            proxy = _nginx(args.out, proxy_port, PROXY.format(upstream=port))
             host = f"http://127.0.0.1:{proxy_port}"
             _wait_http(f"{host}/healthz", 10, proxy)
 
-        users = args.tables + args.spectators
+        tables = args.tables
+        if args.floor:
+            floor, host = _floor(args.out, host, json.loads(data.read_text()))
+            tables = 0  # the referees' writes need the site: left out
+        users = tables + args.spectators
         summary_file = args.out / "summary.json"
         summary_file.unlink(missing_ok=True)
         load_before = _load()
@@ -368,7 +419,7 @@ def main() -> None:
         locust_env = {
             **env,
             "BENCH_LOAD_DATA": str(data),
-            "BENCH_TABLES": str(args.tables),
+            "BENCH_TABLES": str(tables),
             "BENCH_SPECTATORS": str(args.spectators),
             "BENCH_SUMMARY": str(summary_file),
         }
@@ -383,13 +434,24 @@ def main() -> None:
             env=locust_env,
             cwd=ROOT,
         )
-        cpu_before = None
-        if args.cpu:
-            # The Django work of the measured window: the sums after the ramp-up, then at
-            # the end (each process writes its own every couple of seconds, so both
-            # readings are as late, and the window is Locust's).
-            time.sleep(args.ramp)
-            cpu_before = cpu.read(cpu_dir)
+        split = machine.Split(
+            {
+                "gunicorn": gunicorn.pid,
+                "locust": locust.pid,
+                "nginx": proxy.pid if proxy else None,
+                "nginx (floor)": floor.pid if floor else None,
+                "redis-server": redis.pid if redis else None,
+            }
+        )
+        # The measured window: after the ramp-up, until just before Locust stops.
+        time.sleep(args.ramp)
+        split.begin()
+        # The Django work of the window (--cpu): each process writes its sums every couple
+        # of seconds, so both readings are as late, and the window is Locust's.
+        cpu_before = cpu.read(cpu_dir) if args.cpu else None
+        time.sleep(max(args.duration - 3, 1))
+        cores = split.end()
+        (args.out / "machine.md").write_text(cores + "\n")
         locust.wait()
         load_after = _load()
         if not summary_file.exists():
@@ -408,11 +470,13 @@ def main() -> None:
         )
         for error in summary["errors"]:
             print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
+        print(f"\nThe machine's cores, by program (the measured window):\n{cores}")
         if cpu_before is not None:
             spent = cpu.table(cpu_before, cpu.read(cpu_dir), summary["seconds"])
             (args.out / "cpu.md").write_text(spent + "\n")
             print(f"\nDjango's work per kind of request (the measured window):\n{spent}")
     finally:
+        _stop(floor)
         _stop(proxy)
         _stop(gunicorn)
         _stop(redis)
