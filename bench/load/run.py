@@ -21,8 +21,13 @@
    ``--ramp`` seconds, then measured for ``--duration`` seconds; Locust stops by itself.
 5. Writes ``--out``/summary.json, Locust's CSV files and results.md (a Markdown table
    row: p50/p95/p99 of save, tap, sheet and public page, requests per second, errors,
-   the load average before and after), prints the row, then stops the servers and drops
-   the database (``--keep`` keeps it).
+   the load average before and after) and machine.md (the cores each program took over
+   the measured window: ``machine.py``), prints them, then stops the servers and drops the
+   database (``--keep`` keeps it).
+
+``--floor``: the spectators alone, against a second nginx serving a copy of each public
+page (fetched from the site first) for every URL of its kind, no Python behind it: the
+load generator's and a proxy's share of the machine at the day's page rate.
 """
 
 from __future__ import annotations
@@ -205,7 +210,7 @@ def _row(summary: dict, args: argparse.Namespace, load_before: str, load_after: 
 
     errors = f"{summary['failures']} of {summary['requests']:,}"
     return (
-        f"| {args.tables} | {args.spectators:,} | {_server(args)} "
+        f"| {0 if args.floor else args.tables} | {args.spectators:,} | {_server(args)} "
         f"| {cell('save')} | {cell('tap')} | {cell('sheet')} | {cell('page')} "
         f"| {summary['rps']:,.0f} | {errors} | {load_before} → {load_after} |"
     )
