@@ -279,19 +279,39 @@ def _with_live_scores(matches: list[Match]) -> list[Match]:
     return matches
 
 
-# Where a round's rows go in its stored part (never in a name).
-_ROWS = "\x00rows\x00"
-
-
 @dataclass(frozen=True)
-class _StoredRound:
-    """A round's page but for its rows: its names and the current round, kept until the
-    championship's structure or its decided results change (not at every hand)."""
+class _Stored:
+    """A page kept in the cache but for the section that changes most often: its body
+    rendered around a mark, as ``head`` and ``tail`` (``pagecache.part``)."""
 
     championship_id: int
     title: str
     head: str
     tail: str
+
+    @staticmethod
+    def around(body: str, mark: str) -> tuple[str, str]:
+        head, _mark, tail = body.partition(mark)
+        return head, tail
+
+    def page(self, request: HttpRequest, middle: str) -> HttpResponse:
+        """The whole page, ``middle`` rendered fresh where the mark was."""
+        return render(
+            request,
+            "tournaments/assembled.html",
+            {"title": self.title, "body": mark_safe(self.head + middle + self.tail)},
+        )
+
+
+# Where a round's rows go in its stored part (never in a name).
+_ROWS = "\x00rows\x00"
+
+
+@dataclass(frozen=True)
+class _StoredRound(_Stored):
+    """A round's page but for its rows: its names and the current round, kept until the
+    championship's structure or its decided results change (not at every hand)."""
+
     ids: list[int]
 
 
@@ -311,7 +331,7 @@ def _stored_round(championship: Championship, stage_id: int, number: int) -> _St
             **_rounds_context(stage),
         },
     )
-    head, _rows, tail = body.partition(_ROWS)
+    head, tail = _Stored.around(body, _ROWS)
     return _StoredRound(
         championship_id=championship.pk,
         title=f"{round_title} · {stage.name} · {championship.name}",
@@ -336,12 +356,7 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
     )
     if stored.championship_id != found.pk:  # a slug given to another championship since
         raise Http404("No such round.")
-    rows = "".join(match_rows(found, words(found), stored.ids))
-    return render(
-        request,
-        "tournaments/assembled.html",
-        {"title": stored.title, "body": mark_safe(stored.head + rows + stored.tail)},
-    )
+    return stored.page(request, "".join(match_rows(found, words(found), stored.ids)))
 
 
 def match_rows(championship: Championship, vocabulary: Any, ids: list[int]) -> list[str]:
@@ -407,13 +422,9 @@ _NOW = "\x00now\x00"
 
 
 @dataclass(frozen=True)
-class _StoredMatch:
+class _StoredMatch(_Stored):
     """The match page but for the hand in progress, as cached between two hands."""
 
-    championship_id: int
-    title: str
-    head: str
-    tail: str
     start: story.LiveStart | None
 
 
@@ -443,7 +454,7 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "now": _NOW,
         },
     )
-    head, tail = body.split(_NOW)
+    head, tail = _Stored.around(body, _NOW)
     return _StoredMatch(
         championship_id=championship.pk,
         title=f"{shown} · {championship.name}",
@@ -473,11 +484,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             "tournaments/_match_now.html",
             {"in_progress": story.live_hand(stored.start, draft), "number": stored.start.number},
         )
-    return render(
-        request,
-        "tournaments/assembled.html",
-        {"title": stored.title, "body": mark_safe(stored.head + now + stored.tail)},
-    )
+    return stored.page(request, now)
 
 
 @public_page(lambda: live.page_topics())
