@@ -25,6 +25,9 @@
    the measured window: ``machine.py``), prints them, then stops the servers and drops the
    database (``--keep`` keeps it).
 
+``--published``: the public pages published as files (``PUBLISHED_PAGES_DIR``, under
+``--out``) and served by nginx on the rules ``manage.py proxy_config`` prints.
+
 ``--floor``: the spectators alone, against a second nginx serving a copy of each public
 page (fetched from the site first) for every URL of its kind, no Python behind it: the
 load generator's and a proxy's share of the machine at the day's page rate.
@@ -229,11 +232,13 @@ def _server(args: argparse.Namespace) -> str:
     shape = (
         f"{args.workers} sync" if args.worker_class == "sync" else f"{args.workers}×{args.threads}"
     )
+    if args.published:
+        return f"nginx (published pages) → {shape}"
     return f"nginx → {shape}" if args.proxy == "nginx" else shape
 
 
 NGINX_CONF = """\
-daemon off;
+{user}daemon off;
 worker_processes 1;
 pid {out}/nginx.pid;
 error_log {out}/nginx-error.log warn;
@@ -248,6 +253,7 @@ http {{
     client_max_body_size 10m;
     keepalive_timeout 75s;
     keepalive_requests 100000;
+{http}
     server {{
         listen 127.0.0.1:{port};
 {locations}
@@ -271,23 +277,45 @@ FLOOR_PAGES = {
 }
 
 
-def _nginx(out: Path, port: int, locations: str, name: str = "nginx") -> subprocess.Popen:
+def _nginx(
+    out: Path, port: int, locations: str, name: str = "nginx", http: str = ""
+) -> subprocess.Popen:
     """nginx on ``port`` serving ``locations`` (``PROXY``: in front of gunicorn, as README.md
     deploys it; the clients' keep-alive connections end at the proxy, which opens one
-    connection to gunicorn per request), its files under ``out``/``name``."""
+    connection to gunicorn per request), ``http`` in its http block, its files under
+    ``out``/``name``."""
     if shutil.which("nginx") is None:
         raise SystemExit("run.py: nginx not found (apt-get install nginx-light), or --proxy none")
     home = out / name
     for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (home / "tmp" / temp).mkdir(parents=True, exist_ok=True)
     conf = home / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(out=home.resolve(), port=port, locations=locations))
+    # As root, nginx's workers would run as nobody, who may not read the published pages.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    conf.write_text(
+        NGINX_CONF.format(out=home.resolve(), port=port, locations=locations, http=http, user=user)
+    )
     process = subprocess.Popen(
         ["nginx", "-c", str(conf.resolve()), "-p", str(home.resolve())],
         start_new_session=True,  # its own process group, for _stop
     )
     _wait_port(port, 10)
     return process
+
+
+def _published_proxy(env: dict[str, str], upstream: str) -> tuple[str, str]:
+    """The http and server parts of the site's own nginx rules (``manage.py
+    proxy_config``) for the published pages, proxying the rest to ``upstream``."""
+    generated = subprocess.run(
+        [str(BIN / "python"), str(ROOT / "manage.py"), "proxy_config", "--upstream", upstream],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    http, server = generated.split("# --- server { ... } ---")
+    return http, server
 
 
 def _floor(out: Path, host: str, data: dict[str, Any]) -> tuple[subprocess.Popen, str]:
@@ -351,6 +379,12 @@ def main() -> None:
         "what the load generator and the proxy take of the machine at the day's page rate",
     )
     parser.add_argument(
+        "--published",
+        action="store_true",
+        help="the public pages published as files (PUBLISHED_PAGES_DIR) and served by nginx "
+        "with the rules of `manage.py proxy_config`, as README.md deploys them",
+    )
+    parser.add_argument(
         "--worker-connections",
         type=int,
         default=16,
@@ -376,6 +410,10 @@ def main() -> None:
         build_day(env, args.tables, data)
         print(f"run: championship day built in {time.monotonic() - started:.0f} s")
 
+        if args.published:
+            published = args.out / "published"
+            shutil.rmtree(published, ignore_errors=True)
+            env["PUBLISHED_PAGES_DIR"] = str(published.resolve())
         if args.redis_url:
             env["REDIS_URL"] = args.redis_url
         else:
@@ -406,7 +444,13 @@ def main() -> None:
         )
         _wait_http(f"http://127.0.0.1:{port}/healthz", 60, gunicorn)
         host = f"http://127.0.0.1:{port}"
-        if args.proxy == "nginx":
+        if args.published:
+            proxy_port = _free_port()
+            http, locations = _published_proxy(server_env, host)
+            proxy = _nginx(args.out, proxy_port, locations, http=http)
+            host = f"http://127.0.0.1:{proxy_port}"
+            _wait_http(f"{host}/healthz", 10, proxy)
+        elif args.proxy == "nginx":
             proxy_port = _free_port()
             proxy = _nginx(args.out, proxy_port, PROXY.format(upstream=port))
             host = f"http://127.0.0.1:{proxy_port}"

@@ -71,3 +71,14 @@ def referee(db):
 @pytest.fixture
 def play_match():
     return play
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run a write as if its transaction committed: its announcement is sent."""
+
+    def run(write, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return write(**kwargs)
+
+    return run

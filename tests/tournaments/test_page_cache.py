@@ -24,17 +24,6 @@ from tournaments.web import live, pagecache, public
 pytestmark = pytest.mark.page_cache
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    """Run a write as if its transaction committed: its announcement is sent."""
-
-    def run(write, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return write(**kwargs)
-
-    return run
-
-
 def _league(name: str, commit) -> dict:
     championship = ChampionshipFactory(name=name, status=Championship.Status.RUNNING)
     for _ in range(4):

@@ -38,6 +38,7 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 
 from tournaments.models import Championship
+from tournaments.web import published
 
 logger = logging.getLogger(__name__)
 
@@ -184,17 +185,20 @@ def versions(topics: Iterable[str]) -> list[int]:
     return result
 
 
-def bump(topics: Iterable[str]) -> None:
-    """Give each topic a new version: every page depending on one is rendered anew."""
+def bump(topics: Iterable[str]) -> published.Renewal:
+    """Give each topic a new version: every page depending on one is rendered anew. Then
+    its published files (``published``) are withdrawn: the caller renews them."""
+    topics = list(topics)
     if hasattr(cache, "incr_or_set_many"):  # Redis (config/cache.py): one round trip
         cache.incr_or_set_many([VERSION_PREFIX + topic for topic in topics], _fresh())
-        return
-    for topic in topics:
-        key = VERSION_PREFIX + topic
-        try:
-            cache.incr(key)
-        except ValueError:  # never read yet, or evicted: any new value will do
-            cache.set(key, _fresh(), timeout=None)
+    else:
+        for topic in topics:
+            key = VERSION_PREFIX + topic
+            try:
+                cache.incr(key)
+            except ValueError:  # never read yet, or evicted: any new value will do
+                cache.set(key, _fresh(), timeout=None)
+    return published.withdraw(topics)
 
 
 class _Sender:
@@ -277,7 +281,14 @@ def on_changed(
         topics = changed_topics(slug=slug, what=what, stage_id=stage_id, match_id=match_id)
     elif match_id is not None:
         topics.append(match_topic(match_id))
-    bump(topics)
+    renewal = bump(topics)
+    if renewal.journals:
+        # Imported here: pagecache renders pages through this module.
+        from tournaments.web.pagecache import republish
+
+        # Before the broadcast and the write's answer: the open pages refetch, and the
+        # next reader reads, what the proxy now serves.
+        republish(renewal)
     try:
         broadcast(topics, what=what)
     except Exception:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import hashlib
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -28,13 +29,17 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils import timezone
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.test import RequestFactory
+from django.urls import Resolver404, resolve
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from tournaments.web import live
+from tournaments.web import live, published
+
+logger = logging.getLogger(__name__)
 
 PAGE_PREFIX = "live:page:"
 # Long enough to serve a whole championship day; a newer version replaces a page anyway.
@@ -241,6 +246,94 @@ def part(name: str, pk: int | str, topics: list[str], build: Callable[[], Any]) 
     return found
 
 
+def _publish(
+    request: HttpRequest,
+    topics: list[str],
+    known: dict[str, int],
+    content: bytes,
+    *,
+    missing_only: bool = False,
+) -> bool:
+    """Write the page rendered for ``known`` versions of its topics where the proxy serves
+    it (``tournaments.web.published``), unless one of them changed meanwhile; with
+    ``missing_only`` (a page from the cache), only where no file is. True when this
+    version of the page is in place."""
+    if not published.enabled():
+        return False
+    relative = published.page_path(request)
+    if relative is None or (missing_only and published.exists(relative)):
+        return False
+    rendered_from = [known[topic] for topic in topics]
+    try:
+        published.register(relative, topics, code_version())
+        # Already changed: not put in place at all, so that a write renewing the page
+        # keeps the old file for its readers while it renders the page again.
+        if live.versions(topics) != rendered_from:
+            return False
+        published.place(relative, content)
+        # After the file is in place: a bump before this read is seen here, one after it
+        # finds the registration and withdraws the file itself.
+        if live.versions(topics) != rendered_from:
+            published.remove(relative)
+            return False
+    except OSError:
+        # Unpublished, the page is still served, by Django, from the cache.
+        logger.exception("published: could not publish %s", relative)
+        return False
+    return True
+
+
+# The pages a write withdrew are rendered again by the writer, at once, at most this many
+# (the rest are removed, for their next reader to render): until a busy page is back in
+# place, every reader of it would reach Django, queued behind the day's writes.
+REPUBLISH_MAX = 12
+# On a busy day a round changes several times a second: its renderer may have to start
+# again once or twice before its page is current when put in place.
+RENEW_ATTEMPTS = 3
+# Set while a write renders its pages again: a page found in the cache replaces the file.
+_renewing: contextvars.ContextVar[bool] = contextvars.ContextVar("renewing", default=False)
+
+
+def _render_again(relative: str) -> bool:
+    """Render the published page at ``relative`` as an anonymous reader in its language
+    would, replacing its file: whether it was (not when gone, 404, or failing)."""
+    language, _slash, rest = relative.partition("/")
+    path = "/" + rest.removesuffix(published.PAGE_FILE)
+    try:
+        found = resolve(path)
+    except Resolver404:
+        return False
+    if getattr(found.func, "uncached", None) is None:
+        return False  # not a public page (published by another release's URLs)
+    token = _renewing.set(True)
+    try:
+        # Again when another write changed the page as it rendered (its versions moved):
+        # that write could not renew it, its registration was not made yet.
+        for _attempt in range(RENEW_ATTEMPTS):
+            request = RequestFactory().get(path)
+            with translation.override(language):
+                found.func(request, *found.args, **found.kwargs)
+            if getattr(request, "published", False):
+                return True
+    except Http404:
+        pass
+    except Exception:
+        # The write has committed: its readers get the page from Django instead.
+        logger.exception("published: could not render %s again", relative)
+    finally:
+        _renewing.reset(token)
+    return False
+
+
+def republish(renewal: published.Renewal) -> None:
+    """Renew the pages a write withdrew (``published.withdraw``): each rendered again, or
+    removed."""
+    for index, relative in enumerate(renewal.pages):
+        if index >= REPUBLISH_MAX or not _render_again(relative):
+            published.remove(relative)
+    renewal.done()
+
+
 def public_page(topics: Callable[..., list[str]]) -> Callable:
     """Serve the decorated view from the cache; ``topics(**kwargs)`` names what it shows.
 
@@ -280,6 +373,12 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                 if content is not None:
                     _recent.put(key, content)
             if content is not None:
+                # A reader the proxy sent here though the page is cached: its file was
+                # withdrawn by a write that raced its rendering, or the proxy leaves this
+                # reader's language to Django.
+                request.published = _publish(
+                    request, names, known, content, missing_only=not _renewing.get()
+                )
                 return _mark(HttpResponse(content), etag)
             token = _page_versions.set(known)
             try:
@@ -290,6 +389,7 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                     response.render()
                 cache.set(key, response.content, PAGE_TIMEOUT)
                 _recent.put(key, response.content)
+                request.published = _publish(request, names, known, response.content)
             finally:
                 _page_versions.reset(token)
                 if locked:
