@@ -17,6 +17,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Hand, HandDraft, Match
 from tournaments.results import drafts
 from tournaments.results import services as result_services
+from tournaments.web import live
 
 
 @pytest.fixture
@@ -296,7 +297,11 @@ def test_every_draft_change_is_announced(api, match, django_capture_on_commit_ca
     finally:
         signals.changed.disconnect(listener)
     drafts = [h for h in heard if h[0] == "draft"]
-    assert drafts == [("draft", match.pk, match.stage_id)] * 2  # the save, the emptying
+    assert drafts == [("draft", match.pk, match.stage_id)]  # the save
+    # The emptying by the hand: announced with it, and reaching the draft's followers.
+    assert ("hand", match.pk, match.stage_id) in heard
+    topics = live.changed_topics(slug="x", what="hand", stage_id=match.stage_id, match_id=match.pk)
+    assert live.draft_topic(match.pk) in topics
 
 
 def _tables_read(queries: CaptureQueriesContext) -> list[str]:

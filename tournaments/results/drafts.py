@@ -231,9 +231,9 @@ def draft_check_holder(*, match: Match, device: str | None) -> None:
 
 def draft_hand_stored(*, match: Match, next_number: int) -> None:
     """A hand was stored: the draft is emptied for hand ``next_number``, its holder kept
-    (call it under the match's row lock)."""
+    (call it under the match's row lock). Not announced apart: the hand's announcement
+    (``"hand"``) covers the hand in progress too (``live.changed_topics``)."""
     # One statement, not a read and a write: a save runs it after every hand.
     HandDraft.objects.filter(match=match).update(
         number=next_number, record={}, revision=F("revision") + 1, updated_at=timezone.now()
     )
-    announce_match(match, "draft")

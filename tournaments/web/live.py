@@ -124,7 +124,7 @@ def changed_topics(
     other page does.
 
     >>> changed_topics(slug="copa", what="hand", stage_id=3, match_id=12)
-    ['c.copa', 's.3', 'm.12']
+    ['c.copa', 's.3', 'm.12', 'd.12']
     >>> changed_topics(slug="copa", what="result", stage_id=3, match_id=12)
     ['c.copa', 'r.copa', 's.3', 'm.12']
     >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
@@ -148,6 +148,10 @@ def changed_topics(
         topics.append(stage_topic(stage_id))
     if match_id is not None:
         topics.append(draft_topic(match_id) if what == "draft" else match_topic(match_id))
+        if what == "hand":
+            # A hand stored empties the hand in progress (``drafts.draft_hand_stored``):
+            # one announcement, so its pages are rendered again once, not twice.
+            topics.append(draft_topic(match_id))
     return topics
 
 
