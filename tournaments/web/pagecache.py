@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import hashlib
+import io
 import logging
 import threading
 import time
@@ -29,8 +30,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.test import RequestFactory
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
@@ -294,6 +295,22 @@ RENEW_ATTEMPTS = 3
 _renewing: contextvars.ContextVar[bool] = contextvars.ContextVar("renewing", default=False)
 
 
+def _reader_request(path: str) -> HttpRequest:
+    """A GET of ``path`` by an anonymous reader with no cookie and no header, as the
+    proxy sends one to the site."""
+    return WSGIRequest(
+        {
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "localhost",
+            "SERVER_PORT": "80",
+            "wsgi.input": io.BytesIO(),
+            "wsgi.url_scheme": "http",
+        }
+    )
+
+
 def _render_again(relative: str) -> bool:
     """Render the published page at ``relative`` as an anonymous reader in its language
     would, replacing its file: whether it was (not when gone, 404, or failing)."""
@@ -310,7 +327,7 @@ def _render_again(relative: str) -> bool:
         # Again when another write changed the page as it rendered (its versions moved):
         # that write could not renew it, its registration was not made yet.
         for _attempt in range(RENEW_ATTEMPTS):
-            request = RequestFactory().get(path)
+            request = _reader_request(path)
             with translation.override(language):
                 found.func(request, *found.args, **found.kwargs)
             if getattr(request, "published", False):
