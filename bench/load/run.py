@@ -306,15 +306,18 @@ def _nginx(
 def _published_proxy(env: dict[str, str], upstream: str) -> tuple[str, str]:
     """The http and server parts of the site's own nginx rules (``manage.py
     proxy_config``) for the published pages, proxying the rest to ``upstream``."""
-    generated = subprocess.run(
-        [str(BIN / "python"), str(ROOT / "manage.py"), "proxy_config", "--upstream", upstream],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    http, server = generated.split("# --- server { ... } ---")
+    command = [str(BIN / "python"), str(ROOT / "manage.py"), "proxy_config"]
+    http, server = (
+        subprocess.run(
+            [*command, "--upstream", upstream, "--part", part],
+            env=env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        for part in ("http", "server")
+    )
     return http, server
 
 

@@ -433,7 +433,8 @@ def nginx(live_server, pages, tmp_path, settings):
     if shutil.which("nginx") is None:
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    http, server = _configuration(live_server.url).split("# --- server { ... } ---")
+    http = _configuration(live_server.url, part="http")
+    server = _configuration(live_server.url, part="server")
     home = tmp_path / "nginx"
     (home / "tmp").mkdir(parents=True)
     port = _free_port()

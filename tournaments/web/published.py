@@ -40,8 +40,9 @@ from django.utils.translation import get_language
 
 logger = logging.getLogger(__name__)
 
-# The paths published: the public pages' URLs are made of these (slugs are ASCII), and a
-# registration's file name is the path with "~" for "/": never anything else on disk.
+# The paths published: the public pages' URLs are made of these (slugs are ASCII; no
+# segment starts with a dot, so never "." or ".."), and a registration's file name is the
+# path with "~" for "/": never anything else on disk.
 _PATH = re.compile(r"^/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}/){0,8}$")
 _NAME_MAX = 240
 PAGE_FILE = "index.html"
@@ -64,7 +65,7 @@ def page_path(request: HttpRequest) -> str | None:
     if request.method != "GET" or request.META.get("QUERY_STRING"):
         return None
     path = request.path
-    if not _PATH.match(path) or "/../" in path or "/./" in path:
+    if not _PATH.match(path):
         return None
     language = get_language()
     if language not in {code for code, _name in settings.LANGUAGES}:
