@@ -10,7 +10,16 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # What a write announces reaches the page cache and the live pages.
+        from django.core.signals import request_finished, request_started
+        from django.db import close_old_connections
+
         from tournaments import signals
         from tournaments.web import live
 
         signals.changed.connect(live.on_changed, dispatch_uid="tournaments.web.live")
+        request_started.connect(live.request_started, dispatch_uid="tournaments.web.live")
+        # Before Django's own receiver, which closes the request's database connection:
+        # the pages rendered again after the answer use it rather than open another.
+        request_finished.disconnect(close_old_connections)
+        request_finished.connect(live.request_finished, dispatch_uid="tournaments.web.live")
+        request_finished.connect(close_old_connections)

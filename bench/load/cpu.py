@@ -36,16 +36,30 @@ class CpuMiddleware:
         self.sums: dict[str, list[float]] = {}
         self.written = time.monotonic()
         self.out = Path(os.environ["BENCH_CPU_DIR"]) / f"cpu-{os.getpid()}.json"
+        # What a write leaves for after its answer (its pages rendered again, the
+        # broadcast) runs once the response is closed, outside ``get_response``: measured
+        # apart, as a kind of its own. (Imported here: run.py imports this module without
+        # Django set up.)
+        from tournaments.web import live
+
+        after = live._run_after_response
+
+        def measured_after() -> None:
+            if not getattr(live._after_response, "pending", None):
+                after()
+                return
+            queries, cpu, wall = [0], time.thread_time(), time.perf_counter()
+            with connection.execute_wrapper(_counting(queries)):
+                after()
+            cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+            self._add("after the answer (pages rendered again, broadcast)", cpu, wall, queries[0])
+
+        live._run_after_response = measured_after
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         queries = [0]
-
-        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-            queries[0] += 1
-            return execute(sql, params, many, context)
-
         cpu, wall = time.thread_time(), time.perf_counter()
-        with connection.execute_wrapper(count):
+        with connection.execute_wrapper(_counting(queries)):
             response = self.get_response(request)
         cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
         self._add(_kind(request, queries[0]), cpu, wall, queries[0])
@@ -64,6 +78,14 @@ class CpuMiddleware:
             temporary = self.out.with_suffix(".tmp")
             temporary.write_text(json.dumps(self.sums))
             temporary.replace(self.out)
+
+
+def _counting(queries: list[int]) -> Callable[..., Any]:
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        queries[0] += 1
+        return execute(sql, params, many, context)
+
+    return count
 
 
 def _kind(request: HttpRequest, queries: int) -> str:

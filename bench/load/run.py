@@ -26,7 +26,9 @@
    database (``--keep`` keeps it).
 
 ``--published``: the public pages published as files (``PUBLISHED_PAGES_DIR``, under
-``--out``) and served by nginx on the rules ``manage.py proxy_config`` prints.
+``--out``) and served by nginx on the rules ``manage.py proxy_config`` prints. When the
+load stops, every file left is compared with the page Django serves (``stale_files``):
+the run prints how many are not current.
 
 ``--floor``: the spectators alone, against a second nginx serving a copy of each public
 page (fetched from the site first) for every URL of its kind, no Python behind it: the
@@ -321,6 +323,32 @@ def _published_proxy(env: dict[str, str], upstream: str) -> tuple[str, str]:
     return http, server
 
 
+# Renewals still running when the load stops (each takes milliseconds) are given this.
+SETTLE = 3.0
+
+
+def stale_files(pages: Path, site: str) -> tuple[int, list[str]]:
+    """How many published pages there are at the end of the run, and those that are not
+    the page Django serves now (asked of gunicorn itself, in the page's language; a file
+    whose page is current is the very content in the cache, byte for byte)."""
+    stale = []
+    files = sorted(pages.glob("*/**/index.html"))
+    for file in files:
+        language, *parts = file.relative_to(pages).parts[:-1]
+        path = "/" + "".join(f"{part}/" for part in parts)
+        request = urllib.request.Request(
+            f"{site}{path}", headers={"Cookie": f"django_language={language}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                current = response.read()
+        except OSError:
+            current = None
+        if current != file.read_bytes():
+            stale.append(f"{language}{path}")
+    return len(files), stale
+
+
 def _floor(out: Path, host: str, data: dict[str, Any]) -> tuple[subprocess.Popen, str]:
     """A second nginx serving a copy of each public page of the day, as the site served
     it, for every URL of its kind: the spectators' load on the machine with no Python
@@ -510,6 +538,10 @@ def main() -> None:
             raise SystemExit("run.py: Locust wrote no summary")
         summary = json.loads(summary_file.read_text())
         summary["load_average"] = {"before": load_before, "after": load_after}
+        if args.published:
+            time.sleep(SETTLE)
+            count, stale = stale_files(published / "pages", f"http://127.0.0.1:{port}")
+            summary["published"] = {"files": count, "stale": stale}
         summary_file.write_text(json.dumps(summary, indent=1))
         row = _row(summary, args, load_before, load_after)
         (args.out / "results.md").write_text(f"{HEADER}\n{row}\n")
@@ -520,6 +552,12 @@ def main() -> None:
             f"\ntargets: 0 errors ({summary['failures']}), p95 save ≤ 200 ms ({_ms(save)}), "
             f"p95 page ≤ 100 ms ({_ms(page)}); measured over {summary['seconds']:.0f} s"
         )
+        if args.published:
+            stale = summary["published"]["stale"]
+            print(
+                f"published pages at the end: {summary['published']['files']}, "
+                f"{len(stale)} not current{': ' + ', '.join(stale[:10]) if stale else ''}"
+            )
         for error in summary["errors"]:
             print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
         print(f"\nThe machine's cores, by program (the measured window):\n{cores}")

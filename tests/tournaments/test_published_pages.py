@@ -5,6 +5,7 @@ renews their cache keys; the proxy's rules choose the language as Django does.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -13,22 +14,26 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from io import StringIO
+from io import BytesIO, StringIO
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import CommandError, call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import RequestFactory
 from django.urls import ResolverMatch
 from django.utils import translation
 from hypothesis import example, given
 from hypothesis import strategies as st
+from rest_framework.authtoken.models import Token
 
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.test_page_cache import _league, _warm
 from tournaments.management import proxy
-from tournaments.models import HandDraft
+from tournaments.models import HandDraft, Match
 from tournaments.results import drafts
 from tournaments.results import services as result_services
 from tournaments.web import live, pagecache, published
@@ -79,8 +84,8 @@ def test_a_hand_renews_exactly_the_files_of_the_pages_that_show_it(
     # As the cache's keys: the round and the match show the hand, nothing else does.
     changed = {url for url in everything if after[url] != before[url]}
     assert changed == {league["urls"]["round"], league["urls"]["match"]}
-    # Rendered again by the write itself, before its answer: the next reader, through the
-    # proxy or Django, gets the page with the hand.
+    # Rendered again by the write itself (here outside a request, so at once): the next
+    # reader, through the proxy or Django, gets the page with the hand.
     for url in changed:
         assert after[url] == client.get(url).content
     assert b'data-games-side="A">1</span>' in after[league["urls"]["match"]]
@@ -107,6 +112,106 @@ def test_a_tap_renews_only_its_match_page(client, db, commit, pages, referee):
     after = _published(pages, league["urls"].values())
     assert {url for url in after if after[url] != before[url]} == {league["urls"]["match"]}
     assert b"hand-now__lines" in after[league["urls"]["match"]]
+
+
+def _wsgi_environ(method: str, path: str, body: bytes, **headers: str) -> dict:
+    return {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.input": BytesIO(body),
+        "wsgi.url_scheme": "http",
+        **{f"HTTP_{name.upper()}": value for name, value in headers.items()},
+    }
+
+
+@pytest.mark.page_cache
+def test_a_write_answers_first_and_renews_its_pages_when_the_server_closes_the_answer(
+    client, db, pages, referee, commit, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The referee's tap does not wait for the page spectators read: Django hands the
+    answer to the server (the WSGI contract), which writes it and then closes it; the
+    match page is rendered again and the change broadcast only on that close."""
+    league = _league("Copa Rosario", commit)
+    url = league["urls"]["match"]
+    match = league["match"]
+    Match.objects.filter(pk=match.pk).update(referee=referee)  # its referee's tablet
+    old = client.get(url).content
+    mano = chico_hand(match, "A")["events"][0]["by"]
+    broadcasts = []
+    monkeypatch.setattr(live, "broadcast", lambda topics, what: broadcasts.append(what))
+    token, _created = Token.objects.get_or_create(user=referee)
+    body = json.dumps(
+        {
+            "number": 1,
+            "record": {"events": [{"by": mano, "call": "envido"}]},
+            "device": "tablet-1",
+            "revision": 0,
+            "takeover": False,
+        }
+    ).encode()
+    statuses = []
+    # As Django's test client does: the test's transaction must outlive the request.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = WSGIHandler()(
+                _wsgi_environ(
+                    "PUT",
+                    f"/api/v1/matches/{match.pk}/draft/",
+                    body,
+                    authorization=f"Token {token.key}",
+                ),
+                lambda status, headers: statuses.append(status),
+            )
+        # Answered (and committed), not yet closed: the readers still get the old page.
+        assert statuses == ["200 OK"], b"".join(answer)
+        assert HandDraft.objects.get(match=match).revision == 1
+        assert _file(pages, url).read_bytes() == old
+        assert broadcasts == []
+        answer.close()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    assert broadcasts == ["draft"]
+    renewed = _file(pages, url).read_bytes()
+    assert b"hand-now__lines" in renewed
+    assert renewed == client.get(url).content
+
+
+@pytest.mark.page_cache
+def test_renewals_left_by_a_request_never_closed_are_done_by_the_next_one(
+    client, db, commit, pages, referee, monkeypatch, caplog
+):
+    league = _league("Copa Rosario", commit)
+    url = league["urls"]["match"]
+    old = client.get(url).content
+    match = league["match"]
+    live.request_started(sender=None)
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    )
+    assert _file(pages, url).read_bytes() == old  # left for after the answer
+    # The answer was never closed (its handler failed): the thread's next request.
+    live.request_started(sender=None)
+    assert b'data-games-side="A">1</span>' in _file(pages, url).read_bytes()
+
+    # A renewal that fails after the answer is logged, never raised into the server.
+    def failing(renewal):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pagecache, "republish", failing)
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    )
+    live.request_finished(sender=None)
+    assert "renewal of hand" in caplog.text
+    assert getattr(live._after_response, "pending", None) is None
 
 
 @pytest.mark.page_cache

@@ -6,7 +6,9 @@ alone says which: :func:`page_topics`) and is cached under their current version
 (``tournaments.signals.changed``, sent on commit), :func:`on_changed` bumps the versions
 of exactly the topics it touches, so the next request renders those pages again and no
 other, then tells the open pages of those topics through the channel layer
-(``tournaments.web.consumers``), which refetch themselves.
+(``tournaments.web.consumers``), which refetch themselves. A write made in a request does
+that telling, and the renewal of the published pages (``published``), once its answer is
+sent (:func:`request_finished`).
 
 Topics (``slug`` is the championship's, the pages' URLs carry it):
 
@@ -285,13 +287,22 @@ def on_changed(
         topics = changed_topics(slug=slug, what=what, stage_id=stage_id, match_id=match_id)
     elif match_id is not None:
         topics.append(match_topic(match_id))
+    # The versions at once: the writer's next request, and every reader Django serves,
+    # already sees the change.
     renewal = bump(topics)
+    pending = getattr(_after_response, "pending", None)
+    if pending is not None:
+        pending.append((renewal, topics, what))
+    else:
+        _renew_and_broadcast(renewal, topics, what)
+
+
+def _renew_and_broadcast(renewal: published.Renewal, topics: list[str], what: str) -> None:
     if renewal.journals:
         # Imported here: pagecache renders pages through this module.
         from tournaments.web.pagecache import republish
 
-        # Before the broadcast and the write's answer: the open pages refetch, and the
-        # next reader reads, what the proxy now serves.
+        # Before the broadcast: the open pages refetch what the proxy now serves.
         republish(renewal)
     try:
         broadcast(topics, what=what)
@@ -299,3 +310,36 @@ def on_changed(
         # The versions are bumped: every page is current on its next request (and the
         # pages poll when their socket is gone). A layer down must not fail the write.
         logger.exception("live: broadcast of %s on %s failed", what, topics)
+
+
+# What the writes of the request this thread serves left to do: the published pages to
+# render again and the broadcasts. They are done once its answer is sent (Django closes
+# the response after the server has written it), so the referee's tap or save does not
+# wait for pages others read, and the proxy keeps serving the old file meanwhile. A
+# write outside a request (a Celery task, a command, a test's thread) does them at once.
+_after_response = threading.local()
+
+
+def _run_after_response() -> None:
+    pending = getattr(_after_response, "pending", None)
+    _after_response.pending = None
+    for renewal, topics, what in pending or ():
+        try:
+            _renew_and_broadcast(renewal, topics, what)
+        except Exception:
+            # The write has committed and answered; its pages are renewed by their
+            # next reader (or recovered, see ``published.RECOVER_AFTER``).
+            logger.exception("live: renewal of %s on %s failed", what, topics)
+
+
+def request_started(sender: Any, **kwargs: Any) -> None:
+    """Receiver of ``request_started``: the writes of this request renew after its answer."""
+    # A request whose answer was never closed (its handler failed before) left its
+    # renewals here: done now rather than lost.
+    _run_after_response()
+    _after_response.pending = []
+
+
+def request_finished(sender: Any, **kwargs: Any) -> None:
+    """Receiver of ``request_finished`` (sent when the answer, written, is closed)."""
+    _run_after_response()

@@ -6,9 +6,9 @@ written to ``<dir>/pages/<language><path>index.html``, and registered under each
 topics as an empty file ``<dir>/topics/<topic>/<its path>``. A write bumps its topics'
 versions and then withdraws them (:func:`withdraw`, called by ``live.bump``): each topic's
 folder is moved to ``<dir>/renewing``, and the write renders every page registered there
-again (``pagecache.republish``), replacing its file whole, or deletes it, before it
-answers. So a file is never older than what the write's author and every later reader
-see, as a cached page never is, and readers never wait on Django for a busy page.
+again (``pagecache.republish``), replacing its file whole, or deletes it, as soon as it
+has answered (``live.request_finished``). So a file is older than the cache only for the
+milliseconds a page takes to render, and readers never wait on Django for a busy page.
 
 The writer's side of that promise (``pagecache``): register the page under its topics,
 put the file in place, then read the topics' versions again and delete the file if one
@@ -141,7 +141,7 @@ def remove(relative: str) -> None:
 class Renewal:
     """The pages a write withdrew: each must be rendered again (its file replaced whole,
     so readers keep the old page meanwhile, as if they had come just before the write) or
-    removed, and then :meth:`done` called, before the write answers. Until then the
+    removed, and then :meth:`done` called, once the write has answered. Until then the
     registrations are kept in ``<dir>/renewing``: if the process dies meanwhile, the next
     withdrawal after ``RECOVER_AFTER`` seconds removes those pages (:func:`_recover`)."""
 
