@@ -327,8 +327,9 @@ def _run_after_response() -> None:
         try:
             _renew_and_broadcast(renewal, topics, what)
         except Exception:
-            # The write has committed and answered; its pages are renewed by their
-            # next reader (or recovered, see ``published.RECOVER_AFTER``).
+            # The write has committed and answered: never raised into the server. The
+            # pages left in its journal are removed when it is recovered
+            # (``published.RECOVER_AFTER``), and rendered by their next reader then.
             logger.exception("live: renewal of %s on %s failed", what, topics)
 
 
