@@ -114,6 +114,14 @@ def test_a_tap_renews_only_its_match_page(client, db, commit, pages, referee):
     assert b"hand-now__lines" in after[league["urls"]["match"]]
 
 
+@pytest.fixture
+def after_response():
+    """Whatever a test leaves for after an answer is never left to the next test in this
+    thread (which would then renew nothing itself)."""
+    yield
+    live._after_response.pending = None
+
+
 def _wsgi_environ(method: str, path: str, body: bytes, **headers: str) -> dict:
     return {
         "REQUEST_METHOD": method,
@@ -131,7 +139,14 @@ def _wsgi_environ(method: str, path: str, body: bytes, **headers: str) -> dict:
 
 @pytest.mark.page_cache
 def test_a_write_answers_first_and_renews_its_pages_when_the_server_closes_the_answer(
-    client, db, pages, referee, commit, django_capture_on_commit_callbacks, monkeypatch
+    client,
+    db,
+    pages,
+    referee,
+    commit,
+    django_capture_on_commit_callbacks,
+    monkeypatch,
+    after_response,
 ):
     """The referee's tap does not wait for the page spectators read: Django hands the
     answer to the server (the WSGI contract), which writes it and then closes it; the
@@ -186,7 +201,7 @@ def test_a_write_answers_first_and_renews_its_pages_when_the_server_closes_the_a
 
 @pytest.mark.page_cache
 def test_renewals_left_by_a_request_never_closed_are_done_by_the_next_one(
-    client, db, commit, pages, referee, monkeypatch, caplog
+    client, db, commit, pages, referee, monkeypatch, caplog, after_response
 ):
     league = _league("Copa Rosario", commit)
     url = league["urls"]["match"]
