@@ -208,6 +208,10 @@ def parse_database_url(url: str, *, base_dir: Path, pool: bool = True) -> dict:
         "HOST": unquote(parts.hostname or ""),
         "PORT": "" if port is None else str(port),
         "CONN_MAX_AGE": 0,
+        # A connection is checked (an empty query) before a request uses it, from the pool
+        # or kept: one the server dropped (a restart, a failover, an idle-connection
+        # reaper) is replaced then, instead of failing the request that drew it.
+        "CONN_HEALTH_CHECKS": True,
         "OPTIONS": options,
     }
 

@@ -122,10 +122,13 @@ def test_postgres_url_is_split_into_django_fields(scheme):
 
 def test_postgres_pool_never_comes_with_persistent_connections():
     pooled = parse_database_url("postgres://localhost/tanteo", base_dir=BASE)
+    # Every connection is checked as it is handed out (a dropped one is replaced).
     assert pooled["OPTIONS"]["pool"] is True
+    assert pooled["CONN_HEALTH_CHECKS"] is True
     assert pooled["CONN_MAX_AGE"] == 0
     plain = parse_database_url("postgres://localhost/tanteo", base_dir=BASE, pool=False)
     assert "pool" not in plain["OPTIONS"]
+    assert plain["CONN_HEALTH_CHECKS"] is True
 
 
 def test_postgres_defaults_when_parts_are_left_out():

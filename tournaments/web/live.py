@@ -176,8 +176,17 @@ def _fresh() -> int:
     return time.time_ns()
 
 
+class Unavailable(Exception):
+    """The versions cannot be known: the cache is unreachable (``config.cache``). A page is
+    then rendered from the database, neither cached nor published."""
+
+
 def versions(topics: Iterable[str]) -> list[int]:
-    """The current version of each topic (one cache round trip when all are known)."""
+    """The current version of each topic (one cache round trip when all are known).
+
+    Raises :class:`Unavailable` rather than make one up when the cache cannot keep it:
+    a page keyed by a made-up version would be served again after the next write.
+    """
     topics = list(topics)
     keys = [VERSION_PREFIX + topic for topic in topics]
     found = cache.get_many(keys)
@@ -187,24 +196,86 @@ def versions(topics: Iterable[str]) -> list[int]:
         if value is None:
             cache.add(key, _fresh(), timeout=None)
             value = cache.get(key)
+            if value is None:
+                raise Unavailable(key)
         result.append(value)
     return result
 
 
+def _new_versions(topics: list[str]) -> bool:
+    """Bump the versions of ``topics``: False when the cache is unreachable."""
+    if hasattr(cache, "incr_or_set_many"):  # Redis (config/cache.py): one round trip
+        return cache.incr_or_set_many([VERSION_PREFIX + topic for topic in topics], _fresh())
+    for topic in topics:
+        key = VERSION_PREFIX + topic
+        try:
+            cache.incr(key)
+        except ValueError:  # never read yet, or evicted: any new value will do
+            cache.set(key, _fresh(), timeout=None)
+    return True
+
+
 def bump(topics: Iterable[str]) -> published.Renewal:
     """Give each topic a new version: every page depending on one is rendered anew. Then
-    its published files (``published``) are withdrawn: the caller renews them."""
+    its published files (``published``) are withdrawn: the caller renews them.
+
+    With the cache unreachable the versions stay as they were, and are bumped again (their
+    pages renewed, their readers told) once it answers: :class:`_CatchUp`.
+    """
     topics = list(topics)
-    if hasattr(cache, "incr_or_set_many"):  # Redis (config/cache.py): one round trip
-        cache.incr_or_set_many([VERSION_PREFIX + topic for topic in topics], _fresh())
-    else:
-        for topic in topics:
-            key = VERSION_PREFIX + topic
-            try:
-                cache.incr(key)
-            except ValueError:  # never read yet, or evicted: any new value will do
-                cache.set(key, _fresh(), timeout=None)
+    if not _new_versions(topics):
+        _catch_up.add(topics)
     return published.withdraw(topics)
+
+
+class _CatchUp:
+    """The topics changed while the cache was unreachable, bumped again when it is back.
+
+    Its versions may have survived the outage (a network cut): until bumped, the pages
+    cached before it would be served again. A thread of the process tries every
+    :data:`CATCH_UP_INTERVAL`, so a reader sees the change within about a second of the
+    cache's return, whichever process he reaches.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.topics: set[str] = set()
+        self.thread: threading.Thread | None = None
+
+    def add(self, topics: Iterable[str]) -> None:
+        with self.lock:
+            self.topics.update(topics)
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="live-catch-up", daemon=True)
+                self.thread.start()
+
+    def _run(self) -> None:
+        from django.db import connections
+
+        try:
+            while True:
+                time.sleep(CATCH_UP_INTERVAL)
+                with self.lock:
+                    topics = sorted(self.topics)
+                    if not topics:
+                        self.thread = None
+                        return
+                if not _new_versions(topics):
+                    continue
+                with self.lock:
+                    self.topics.difference_update(topics)
+                logger.warning("live: versions of %d topics bumped again", len(topics))
+                try:
+                    _renew_and_broadcast(published.withdraw(topics), topics, "recovered")
+                except Exception:
+                    logger.exception("live: renewal of %s after the cache's return", topics)
+        finally:
+            # Pooled connections of a thread that ends are never handed back otherwise.
+            connections.close_all()
+
+
+_catch_up = _CatchUp()
+CATCH_UP_INTERVAL = 0.5
 
 
 class _Sender:

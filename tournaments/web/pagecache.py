@@ -196,6 +196,17 @@ def _part_keys(name: str, wanted: dict[Any, list[str]]) -> dict[Any, str]:
     }
 
 
+def _cached_part_keys(name: str, wanted: dict[Any, list[str]]) -> dict[Any, str] | None:
+    """The parts' keys (:func:`_part_keys`), or None when parts are not cached: the page
+    cache off, or the versions unknown (the cache unreachable: rendered each time)."""
+    if not settings.PAGE_CACHE:
+        return None
+    try:
+        return _part_keys(name, wanted)
+    except live.Unavailable:
+        return None
+
+
 def fragments(
     name: str,
     ids: Sequence[int],
@@ -209,10 +220,10 @@ def fragments(
     ``topics(id)`` names what the part shows (as a page's topics do); ``render(ids)``
     renders the parts missing, as HTML, in one go.
     """
-    if not settings.PAGE_CACHE:
+    keys = _cached_part_keys(name, {pk: topics(pk) for pk in ids})
+    if keys is None:
         rendered = render(list(ids))
         return [mark_safe(rendered[pk]) for pk in ids if pk in rendered]
-    keys = _part_keys(name, {pk: topics(pk) for pk in ids})
     stored = _recent_parts.get_many(list(keys.values()))
     elsewhere = [key for key in keys.values() if key not in stored]
     shared = cache.get_many(elsewhere) if elsewhere else {}
@@ -233,9 +244,10 @@ def part(name: str, pk: int | str, topics: list[str], build: Callable[[], Any]) 
     """One part of a page (any value the cache can keep), built only when one of its
     topics changed: a tap at a table renders the hand in progress, not the match's
     hands again."""
-    if not settings.PAGE_CACHE:
+    keys = _cached_part_keys(name, {pk: topics})
+    if keys is None:
         return build()
-    key = _part_keys(name, {pk: topics})[pk]
+    key = keys[pk]
     found = _recent_parts.get(key)
     if found is not None:
         return found
@@ -265,6 +277,7 @@ def _publish(
     if relative is None or (missing_only and published.exists(relative)):
         return False
     rendered_from = [known[topic] for topic in topics]
+    placed = False
     try:
         published.register(relative, topics, code_version())
         # Already changed: not put in place at all, so that a write renewing the page
@@ -272,11 +285,17 @@ def _publish(
         if live.versions(topics) != rendered_from:
             return False
         published.place(relative, content)
+        placed = True
         # After the file is in place: a bump before this read is seen here, one after it
         # finds the registration and withdraws the file itself.
         if live.versions(topics) != rendered_from:
             published.remove(relative)
             return False
+    except live.Unavailable:
+        # The cache went away meanwhile: a write now could not withdraw the file.
+        if placed:
+            published.remove(relative)
+        return False
     except OSError:
         # Unpublished, the page is still served, by Django, from the cache.
         logger.exception("published: could not publish %s", relative)
@@ -375,7 +394,11 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
             if not cacheable:
                 _anonymous(request)  # an anonymous reader's session is not read either way
                 return _mark(view(request, *args, **kwargs), None)
-            etag, known = _etag(request, names)
+            try:
+                etag, known = _etag(request, names)
+            except live.Unavailable:
+                # The cache is unreachable: rendered from the database, kept nowhere.
+                return _mark(view(request, *args, **kwargs), None)
             if _matches(request, etag):
                 return _mark(HttpResponseNotModified(), etag)
             key = PAGE_PREFIX + etag
