@@ -7,9 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from rest_framework.authtoken.models import Token
 
 
+@never_cache  # it shows the token: kept by no browser or proxy
 @login_required
 def token_page(request: HttpRequest) -> HttpResponse:
     """GET: the token, if any. POST ``action=create`` makes one; ``action=revoke`` deletes it."""

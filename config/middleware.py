@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.template.response import TemplateResponse
 
 HEALTH_CHECK_PATH = "/healthz"
@@ -27,6 +27,24 @@ class HealthCheckMiddleware:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
         return HttpResponse("ok", content_type="text/plain")
+
+
+# Methods no page of the site answers: TRACE echoes the request (its cookies and headers)
+# back, which a page must never do; CONNECT and TRACK are proxies' business.
+REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
+ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+class RefusedMethodMiddleware:
+    """Answer TRACE, TRACK and CONNECT with 405 before any view sees them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in REFUSED_METHODS:
+            return HttpResponseNotAllowed(ALLOWED_METHODS)
+        return self.get_response(request)
 
 
 class RequestBodyLimitMiddleware:

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.HealthCheckMiddleware",
+    "config.middleware.RefusedMethodMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -334,6 +335,14 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # DRF's, with a bound on a body's nesting (api/parsers.py); forms and uploads as DRF's.
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # OPTIONS says what a view allows, never runs its object lookup (api/metadata.py).
+    "DEFAULT_METADATA_CLASS": "api.metadata.Metadata",
     "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserWriteThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="120/min"),

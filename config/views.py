@@ -5,13 +5,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import check_for_language
+from django.utils.translation import check_for_language, ngettext
 from django.views import defaults
 from django.views.decorators.http import require_http_methods
 
+from api import errors
 from config.middleware import too_large
 from referees import selectors as referee_selectors
 
@@ -34,8 +35,18 @@ def after_login(request: HttpRequest) -> HttpResponse:
 def locked_out(
     request: HttpRequest, original_response: Any = None, credentials: Any = None
 ) -> HttpResponse:
-    """The page of a login refused by django-axes (``AXES_LOCKOUT_CALLABLE``): 429."""
+    """The page of a login refused by django-axes (``AXES_LOCKOUT_CALLABLE``): 429; on
+    the API (``/api/v1/auth/token/``), its error in the API's shape."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    if request.path.startswith("/api/"):
+        message = ngettext(
+            "Too many failed attempts: try again in %(minutes)s minute.",
+            "Too many failed attempts: try again in %(minutes)s minutes.",
+            minutes,
+        ) % {"minutes": minutes}
+        response = JsonResponse(errors.body("login_locked", message), status=429)
+        response["Retry-After"] = str(minutes * 60)
+        return response
     return render(
         request,
         "registration/locked_out.html",

@@ -47,6 +47,7 @@ from scoring.results import NextHand
 from scoring.session import team_mazo
 from scoring.state import HandState
 from tournaments.errors import TournamentError, from_engine
+from tournaments.io import jsonbody
 
 # The words of the calls and answers, one list for the tablet and the public pages.
 from tournaments.results.story import ANSWER_NAMES, CALL_NAMES
@@ -60,8 +61,8 @@ def parse_json(raw: str) -> Any:
     if len(raw) > MAX_DRAFT_LENGTH:
         raise damaged()
     try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
+        return jsonbody.loads(raw)
+    except ValueError:
         raise damaged() from None
 
 

@@ -165,6 +165,11 @@ class Player(models.Model):
         return f"p{self.pk}"
 
 
+# The highest seed: PostgreSQL's integer column (SQLite would store more), so a seed is
+# accepted or refused the same on every database; every way in checks it (services).
+SEED_MAX = 2_147_483_647
+
+
 class Team(models.Model):
     """A pair, a trio, a Catalan *colla*... or a single player, in one championship."""
 
@@ -172,7 +177,7 @@ class Team(models.Model):
         Championship, on_delete=models.CASCADE, related_name="teams", verbose_name=_("championship")
     )
     name = models.CharField(_("name"), max_length=200)
-    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)  # 1 to SEED_MAX
     club = models.CharField(_("club or city"), max_length=200, blank=True)
     players = models.ManyToManyField(
         Player, through="Membership", related_name="teams", verbose_name=_("players")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Membership, Player, Team
+from tournaments.models import SEED_MAX, Membership, Player, Team
 
 
 class MemberSerializer(serializers.ModelSerializer):
@@ -33,7 +33,9 @@ class TeamSerializer(serializers.ModelSerializer):
 
 class TeamCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        min_value=1, max_value=SEED_MAX, required=False, allow_null=True
+    )
     club = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     players = serializers.ListField(
         child=serializers.CharField(max_length=200),
@@ -52,7 +54,7 @@ class TeamCreateSerializer(serializers.Serializer):
 class TeamUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     club = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    seed = serializers.IntegerField(min_value=1, required=False)
+    seed = serializers.IntegerField(min_value=1, max_value=SEED_MAX, required=False)
 
 
 class TeamImportSerializer(serializers.Serializer):

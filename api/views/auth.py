@@ -45,7 +45,8 @@ class TokenView(APIView):
         if user is None or not user.is_active:
             raise AuthenticationFailed(_("Wrong username or password."))
         token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        # The token itself: kept by no browser or proxy.
+        return Response({"token": token.key}, headers={"Cache-Control": "no-store"})
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke your token")
     def delete(self, request: Request) -> Response:

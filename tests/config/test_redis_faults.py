@@ -267,6 +267,7 @@ def test_a_published_page_is_withdrawn_by_a_write_while_redis_is_gone(
 
     site_redis.start()
     _wait_until(lambda: not _away(), "the cache is back")
+    _wait_until(lambda: live._catch_up.thread is None, "the topics are bumped again")
     spectator.get(page)
     assert _headline_games(published.read_text(), "A") == 1
 

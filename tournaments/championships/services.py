@@ -28,6 +28,7 @@ from tournaments.championships.selectors import MEMBERS_IN_ORDER, OPEN_ENTRIES, 
 from tournaments.errors import TournamentError, from_engine, from_format
 from tournaments.formats.base import FormatError
 from tournaments.models import (
+    SEED_MAX,
     Championship,
     ChampionshipReferee,
     Hand,
@@ -290,6 +291,15 @@ def _team_sizes_error(team: Team, size: int) -> TournamentError:
 
 
 @transaction.atomic
+def _check_seed(seed: int | None) -> None:
+    if seed is not None and not 1 <= seed <= SEED_MAX:
+        raise TournamentError(
+            _("A seed is a whole number from 1 to %(max)s."),
+            code="bad_seed",
+            params={"max": SEED_MAX},
+        )
+
+
 def team_create(
     *,
     championship: Championship,
@@ -338,8 +348,7 @@ def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -
                 params={"name": name},
             )
         taken.add(name)
-        if team.seed is not None and team.seed < 1:
-            raise TournamentError(_("A seed is a whole number from 1."), code="bad_seed")
+        _check_seed(team.seed)
         if not all(player.strip() for player in team.players):
             raise TournamentError(_("A player needs a name."), code="player_name_missing")
         problems = team_entry_problems(
@@ -503,8 +512,7 @@ def team_update(
         team.club = club.strip()
         fields.append("club")
     if seed is not None and seed != team.seed:
-        if seed < 1:
-            raise TournamentError(_("A seed is a whole number from 1."), code="bad_seed")
+        _check_seed(seed)
         if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
             raise TournamentError(
                 _("Team %(team)s has matches: its seed can no longer change."),

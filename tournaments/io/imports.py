@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships import services as championship_services
-from tournaments.models import Championship, Player, Team
+from tournaments.models import SEED_MAX, Championship, Player, Team
 
 HEADERS = {
     "team": ("team", "equipo", "equip", "nombre del equipo"),
@@ -56,11 +55,6 @@ MAX_LENGTH = {
     "club": Team._meta.get_field("club").max_length,
     "player": Player._meta.get_field("name").max_length,
 }
-# The seed column's range on every supported database (SQLite would store more than
-# PostgreSQL accepts), so a file imports the same wherever it is run.
-SEED_MAX = BaseDatabaseOperations.integer_field_ranges[
-    Team._meta.get_field("seed").get_internal_type()
-][1]
 
 
 @dataclass(frozen=True)

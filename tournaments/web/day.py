@@ -27,6 +27,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
@@ -54,6 +55,9 @@ CHECK_IN_SALT = "tanteo.check-in"
 # -- referees ---------------------------------------------------------------------------------
 
 
+# Pages showing a secret (an invitation link, check-in codes, or behind one) are never
+# stored by a browser or a proxy: never_cache sends Cache-Control no-store.
+@never_cache
 @login_required
 def referees(request: HttpRequest, slug: str) -> HttpResponse:
     """The championship's referees: the list, pending invitations, invite or add one."""
@@ -158,6 +162,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
     return redirect("organiser:referees", slug=slug)
 
 
+@never_cache
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     """The invitee's page (public, behind the token): name, user name, password; then he
     is logged in and sent to his matches."""
@@ -371,6 +376,7 @@ def _qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=3, omitsize=True)
 
 
+@never_cache
 @login_required
 def team_qr_codes(request: HttpRequest, slug: str) -> HttpResponse:
     """A printable sheet: each team with the QR code of its check-in link."""
@@ -384,6 +390,7 @@ def team_qr_codes(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "organiser/team_qr.html", {"championship": championship, "cards": cards})
 
 
+@never_cache
 @login_required
 def check_in_scan(request: HttpRequest, token: str) -> HttpResponse:
     """What a team's QR code opens: confirm, and the team is present for the next round of

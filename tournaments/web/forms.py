@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from scoring import PRESETS, RuleSet
 from tournaments.championships import selectors as championship_selectors
-from tournaments.models import Championship, Match, Team
+from tournaments.models import SEED_MAX, Championship, Match, Team
 from tournaments.stages import registry
 from tournaments.standings import selectors as standing_selectors
 
@@ -387,7 +387,7 @@ class TeamForm(forms.Form):
     """A team and its players, as many as the championship plays with."""
 
     name = forms.CharField(label=_("Team name"), max_length=200)
-    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=SEED_MAX, required=False)
     club = forms.CharField(label=_("Club or city"), max_length=200, required=False)
 
     def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
@@ -638,7 +638,7 @@ class TeamEditForm(forms.Form):
     """A team's name, seed, club, its players' names and its cap de colla."""
 
     name = forms.CharField(label=_("Team name"), max_length=200)
-    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=SEED_MAX, required=False)
     club = forms.CharField(label=_("Club or city"), max_length=200, required=False)
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:

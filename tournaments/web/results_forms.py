@@ -3,12 +3,12 @@ filter. They check the shape of what is typed; the results services check the re
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.io import jsonbody
 from tournaments.models import HandRevision, Match, Player
 
 # A hand record is a few hundred characters; a bigger paste is a mistake, not a hand.
@@ -43,7 +43,7 @@ class HandCorrectionForm(_RevisionForm):
 
     def clean_record(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.cleaned_data["record"])
+            value = jsonbody.loads(self.cleaned_data["record"])
         except ValueError:
             raise forms.ValidationError(
                 _("This is not a valid hand record: check the brackets and quotes."),
