@@ -30,6 +30,14 @@
 load stops, every file left is compared with the page Django serves (``stale_files``):
 the run prints how many are not current.
 
+Faults (``faults.py``), for what Redis or PostgreSQL blinking costs the day:
+``--redis-down`` runs it with the cache's Redis gone from the start (``REDIS_URL`` on a
+port nobody listens on: every page rendered uncached, every broadcast failed);
+``--kill-redis AT:FOR`` kills the run's redis-server ``AT`` seconds into the measured
+window and starts an empty one on its port ``FOR`` seconds later; ``--terminate-pg
+EVERY`` ends every connection of the site to its database (``pg_terminate_backend``)
+every ``EVERY`` seconds of the window. The summary counts what failed, as always.
+
 ``--floor``: the spectators alone, against a second nginx serving a copy of each public
 page (fetched from the site first) for every URL of its kind, no Python behind it: the
 load generator's and a proxy's share of the machine at the day's page rate.
@@ -53,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 import cpu  # this folder (bench/load/cpu.py)
+import faults  # this folder (bench/load/faults.py)
 import machine  # this folder (bench/load/machine.py)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -421,6 +430,20 @@ def main() -> None:
         default=16,
         help="gunicorn's (gthread): connections a process takes at once, the rest wait",
     )
+    parser.add_argument(
+        "--redis-down", action="store_true", help="the cache's Redis gone for the whole run"
+    )
+    parser.add_argument(
+        "--kill-redis",
+        metavar="AT:FOR",
+        help="kill the cache's Redis AT s into the window, start it again FOR s later",
+    )
+    parser.add_argument(
+        "--terminate-pg",
+        type=float,
+        metavar="EVERY",
+        help="end the site's database connections every EVERY s of the window",
+    )
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--database", default="tanteo_locust_run")
     parser.add_argument("--replace", action="store_true", help="drop --database if it exists")
@@ -445,7 +468,9 @@ def main() -> None:
             published = args.out / "published"
             shutil.rmtree(published, ignore_errors=True)
             env["PUBLISHED_PAGES_DIR"] = str(published.resolve())
-        if args.redis_url:
+        if args.redis_down:
+            env["REDIS_URL"] = f"redis://127.0.0.1:{_free_port()}/0"  # nobody listens
+        elif args.redis_url:
             env["REDIS_URL"] = args.redis_url
         else:
             redis, env["REDIS_URL"] = start_redis()
@@ -525,6 +550,7 @@ def main() -> None:
         )
         # The measured window: after the ramp-up, until just before Locust stops.
         time.sleep(args.ramp)
+        fault = faults.start(args, redis, database)
         split.begin()
         # The Django work of the window (--cpu): each process writes its sums every couple
         # of seconds, so both readings are as late, and the window is Locust's.
@@ -533,11 +559,13 @@ def main() -> None:
         cores = split.end()
         (args.out / "machine.md").write_text(cores + "\n")
         locust.wait()
+        redis = fault.stop() or redis
         load_after = _load()
         if not summary_file.exists():
             raise SystemExit("run.py: Locust wrote no summary")
         summary = json.loads(summary_file.read_text())
         summary["load_average"] = {"before": load_before, "after": load_after}
+        summary["faults"] = fault.done
         if args.published:
             time.sleep(SETTLE)
             count, stale = stale_files(published / "pages", f"http://127.0.0.1:{port}")
@@ -558,6 +586,8 @@ def main() -> None:
                 f"published pages at the end: {summary['published']['files']}, "
                 f"{len(stale)} not current{': ' + ', '.join(stale[:10]) if stale else ''}"
             )
+        for done in fault.done:
+            print(f"fault: {done}")
         for error in summary["errors"]:
             print(f"error: {error['count']} × {error['method']} {error['name']}: {error['error']}")
         print(f"\nThe machine's cores, by program (the measured window):\n{cores}")

@@ -93,6 +93,12 @@ def test_a_channel_layer_down_never_fails_the_write(monkeypatch, caplog):
         raise ConnectionError("redis is down")
 
     monkeypatch.setattr(live, "_send_all", down)
+    monkeypatch.setattr(live, "_broadcast_failures", live._Failures(every=60.0))
     live.on_changed(None, championship_id=championship.pk, what="hand", stage_id=1, match_id=7)
     assert live.versions(["m.7"]) != before  # the cache still follows
     assert "broadcast of hand" in caplog.text
+    # The next ones within the minute are counted, not logged: a layer down fails them all.
+    caplog.clear()
+    live.on_changed(None, championship_id=championship.pk, what="draft", match_id=7)
+    assert "broadcast" not in caplog.text
+    assert live._broadcast_failures.since == 1

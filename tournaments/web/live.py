@@ -380,7 +380,35 @@ def _renew_and_broadcast(renewal: published.Renewal, topics: list[str], what: st
     except Exception:
         # The versions are bumped: every page is current on its next request (and the
         # pages poll when their socket is gone). A layer down must not fail the write.
-        logger.exception("live: broadcast of %s on %s failed", what, topics)
+        _broadcast_failures.log(what, topics)
+
+
+class _Failures:
+    """The broadcasts that failed, logged once a minute at most: with the layer's Redis
+    down every write fails to broadcast, and a traceback each would flood the log."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.lock = threading.Lock()
+        self.last = -every
+        self.since = 0
+
+    def log(self, what: str, topics: list[str]) -> None:
+        with self.lock:
+            self.since += 1
+            now = time.monotonic()
+            if now - self.last < self.every:
+                return
+            count, self.since, self.last = self.since, 0, now
+        logger.exception(
+            "live: broadcast of %s on %s failed (%d failed since the last such line)",
+            what,
+            topics,
+            count,
+        )
+
+
+_broadcast_failures = _Failures(every=60.0)
 
 
 # What the writes of the request this thread serves left to do: the published pages to
