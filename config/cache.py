@@ -101,6 +101,7 @@ class _Outage:
 
     def _watch(self) -> None:
         """Until Redis answers: then delete the keys written meanwhile, and say it is back."""
+        deleted = 0
         while True:
             time.sleep(RETRY_INTERVAL)
             try:
@@ -115,6 +116,7 @@ class _Outage:
             except Exception:
                 logger.exception("cache: checking whether Redis at %s is back", self.location)
                 continue
+            deleted += len(keys)
             with self.lock:
                 self.forget.difference_update(keys)
                 if self.forget:
@@ -125,7 +127,7 @@ class _Outage:
                     "deleted%s",
                     self.location,
                     took,
-                    len(keys),
+                    deleted,
                     f", {self.overflowed} more could not be remembered" if self.overflowed else "",
                 )
                 self.away = False
