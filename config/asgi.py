@@ -17,7 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from tournaments.web.consumers import LiveConsumer  # noqa: E402
+from tournaments.live.consumers import LiveConsumer  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -7,8 +7,8 @@ marks the cache *away* for this process: from then on no operation even tries Re
 hung server costs one timeout, not one per call), until a thread of the process finds it
 answering again (every :data:`RETRY_INTERVAL`). So while Redis is away: sessions are read
 from the database (``cached_db``), the API's throttles count nothing and let every
-request through, the public pages are rendered from the database (``live.versions``
-refuses to make up versions: ``tournaments.web.pagecache``), and nothing fails.
+request through, the public pages are rendered from the database (``tournaments.live.versions``
+refuses to make up versions: ``tournaments.live``), and nothing fails.
 
 **Redis back.** A write skipped while Redis was away leaves whatever Redis held before
 (it may not have lost it: a network cut, a failover): that value is stale. Before the

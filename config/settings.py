@@ -113,10 +113,10 @@ if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
     CACHES["default"].setdefault("OPTIONS", {})["MAX_ENTRIES"] = 3000
 
 # Public pages are served from that cache, keyed by the versions of what they show
-# (tournaments/web/pagecache.py); off, they are rendered on every request.
+# (tournaments/live/); off, they are rendered on every request.
 PAGE_CACHE = env.bool("PAGE_CACHE", default=True)
 # Where those pages are also written for the proxy to serve without Python (empty: they
-# are not; tournaments/web/published.py, `manage.py proxy_config`).
+# are not; tournaments/live/published.py, `manage.py proxy_config`).
 PUBLISHED_PAGES_DIR = env.str("PUBLISHED_PAGES_DIR", default="")
 
 # The live pages' sockets (Django Channels): what a write announces reaches every server

@@ -14,12 +14,12 @@ class TournamentsConfig(AppConfig):
         from django.db import close_old_connections
 
         from tournaments import signals
-        from tournaments.web import live
+        from tournaments.live import announce
 
-        signals.changed.connect(live.on_changed, dispatch_uid="tournaments.web.live")
-        request_started.connect(live.request_started, dispatch_uid="tournaments.web.live")
+        signals.changed.connect(announce.on_changed, dispatch_uid="tournaments.live")
+        request_started.connect(announce.request_started, dispatch_uid="tournaments.live")
         # Before Django's own receiver, which closes the request's database connection:
         # the pages rendered again after the answer use it rather than open another.
         request_finished.disconnect(close_old_connections)
-        request_finished.connect(live.request_finished, dispatch_uid="tournaments.web.live")
+        request_finished.connect(announce.request_finished, dispatch_uid="tournaments.live")
         request_finished.connect(close_old_connections)

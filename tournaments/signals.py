@@ -23,7 +23,7 @@ changed = Signal()
 match decided, undecided or given another winner: sent besides ``"hand"``), ``"match"`` (its
 table, time, referee or seats), ``"draft"`` (the hand in progress), ``"round"`` (a stage,
 a round or bracket slots created), ``"team"``, ``"championship"``. The receiver of the
-public pages (``tournaments.web.live.on_changed``) is connected in ``TournamentsConfig``."""
+public pages (``tournaments.live.announce.on_changed``) is connected in ``TournamentsConfig``."""
 
 
 def announce(

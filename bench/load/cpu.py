@@ -40,12 +40,12 @@ class CpuMiddleware:
         # broadcast) runs once the response is closed, outside ``get_response``: measured
         # apart, as a kind of its own. (Imported here: run.py imports this module without
         # Django set up.)
-        from tournaments.web import live
+        from tournaments.live import announce
 
-        after = live._run_after_response
+        after = announce._run_after_response
 
         def measured_after() -> None:
-            if not getattr(live._after_response, "pending", None):
+            if not getattr(announce._after_response, "pending", None):
                 after()
                 return
             queries, cpu, wall = [0], time.thread_time(), time.perf_counter()
@@ -54,7 +54,7 @@ class CpuMiddleware:
             cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
             self._add("after the answer (pages rendered again, broadcast)", cpu, wall, queries[0])
 
-        live._run_after_response = measured_after
+        announce._run_after_response = measured_after
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         queries = [0]

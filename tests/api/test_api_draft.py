@@ -12,12 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from tests.api.conftest import V1, client_for
 from tests.api.test_api_hands import one_match
 from tests.tournaments.factories import RefereeFactory, UserFactory
-from tournaments import signals
+from tournaments import live, signals
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, HandDraft, Match
 from tournaments.results import drafts
 from tournaments.results import services as result_services
-from tournaments.web import live
 
 
 @pytest.fixture

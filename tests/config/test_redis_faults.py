@@ -25,9 +25,9 @@ from tests.api.conftest import V1, client_for
 from tests.referees.conftest import Tablet, make_match
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import RefereeFactory, UserFactory
+from tournaments.live import announce
 from tournaments.models import Hand, Match
 from tournaments.results import services as result_services
-from tournaments.web import live
 
 pytestmark = pytest.mark.page_cache
 ORIGIN = [(b"origin", b"http://localhost")]
@@ -53,14 +53,14 @@ def site_redis(redis_server, settings, monkeypatch):
         }
     }
     monkeypatch.setattr(redis_cache, "RETRY_INTERVAL", 0.05)
-    monkeypatch.setattr(live, "CATCH_UP_INTERVAL", 0.05)
+    monkeypatch.setattr(announce, "CATCH_UP_INTERVAL", 0.05)
     yield redis_server
     if redis_server.process is None:
         redis_server.start()
     # No test leaves this process's cache away, or its catch-up running (their threads
     # would outlive the test).
     _wait_until(lambda: not _away(), "the cache is back")
-    _wait_until(lambda: live._catch_up.thread is None, "the catch-up is done")
+    _wait_until(lambda: announce._catch_up.thread is None, "the catch-up is done")
 
 
 def _away() -> bool:
@@ -267,7 +267,7 @@ def test_a_published_page_is_withdrawn_by_a_write_while_redis_is_gone(
 
     site_redis.start()
     _wait_until(lambda: not _away(), "the cache is back")
-    _wait_until(lambda: live._catch_up.thread is None, "the topics are bumped again")
+    _wait_until(lambda: announce._catch_up.thread is None, "the topics are bumped again")
     spectator.get(page)
     assert _headline_games(published.read_text(), "A") == 1
 
@@ -276,7 +276,7 @@ def test_a_published_page_is_withdrawn_by_a_write_while_redis_is_gone(
 def test_a_page_reconnected_after_redis_is_back_hears_what_it_missed(site_redis, monkeypatch):
     """The writes made while Redis was away are announced once it is back: a page whose
     socket reopened meanwhile refetches."""
-    monkeypatch.setattr(live, "CATCH_UP_INTERVAL", 1.0)  # the socket opens before it runs
+    monkeypatch.setattr(announce, "CATCH_UP_INTERVAL", 1.0)  # the socket opens before it runs
     match = make_match()
     result_services.match_start(match=match)
     site_redis.stop()

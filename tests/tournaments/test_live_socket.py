@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tests.tournaments.factories import ChampionshipFactory
-from tournaments.web import live
+from tournaments.live import announce, topics, versions
 
 # Channels closes stale database connections around each message: allow the database.
 pytestmark = pytest.mark.django_db
@@ -30,8 +30,8 @@ def test_a_page_hears_its_topics_and_only_them():
         assert connected
         other, _ = await _open("m.13")
         layer = get_channel_layer()
-        message = {"type": live.MESSAGE_TYPE, "topic": "m.12", "what": "hand"}
-        await layer.group_send(live.group_name("m.12"), message)
+        message = {"type": topics.MESSAGE_TYPE, "topic": "m.12", "what": "hand"}
+        await layer.group_send(topics.group_name("m.12"), message)
         assert await page.receive_json_from(timeout=2) == {"topic": "m.12", "what": "hand"}
         assert await other.receive_nothing(timeout=0.2)
         await page.disconnect()
@@ -73,7 +73,7 @@ def test_a_change_reaches_the_pages_of_its_topics():
         other, _ = await _open("m.13")
         assert connected
         # As a request's thread does once its save commits.
-        await sync_to_async(live.on_changed)(
+        await sync_to_async(announce.on_changed)(
             None, championship_id=championship.pk, what="hand", stage_id=3, match_id=12
         )
         assert await page.receive_json_from(timeout=2) == {"topic": "m.12", "what": "hand"}
@@ -87,18 +87,18 @@ def test_a_change_reaches_the_pages_of_its_topics():
 
 def test_a_channel_layer_down_never_fails_the_write(monkeypatch, caplog):
     championship = ChampionshipFactory(slug="copa")
-    before = live.versions(["m.7"])
+    before = versions.versions(["m.7"])
 
     async def down(*args, **kwargs):
         raise ConnectionError("redis is down")
 
-    monkeypatch.setattr(live, "_send_all", down)
-    monkeypatch.setattr(live, "_broadcast_failures", live._Failures(every=60.0))
-    live.on_changed(None, championship_id=championship.pk, what="hand", stage_id=1, match_id=7)
-    assert live.versions(["m.7"]) != before  # the cache still follows
+    monkeypatch.setattr(announce, "_send_all", down)
+    monkeypatch.setattr(announce, "_broadcast_failures", announce._Failures(every=60.0))
+    announce.on_changed(None, championship_id=championship.pk, what="hand", stage_id=1, match_id=7)
+    assert versions.versions(["m.7"]) != before  # the cache still follows
     assert "broadcast of hand" in caplog.text
     # The next ones within the minute are counted, not logged: a layer down fails them all.
     caplog.clear()
-    live.on_changed(None, championship_id=championship.pk, what="draft", match_id=7)
+    announce.on_changed(None, championship_id=championship.pk, what="draft", match_id=7)
     assert "broadcast" not in caplog.text
-    assert live._broadcast_failures.since == 1
+    assert announce._broadcast_failures.since == 1

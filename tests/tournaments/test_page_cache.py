@@ -16,10 +16,11 @@ from django.urls import reverse
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.championships import services as championship_services
+from tournaments.live import announce, pagecache, versions
 from tournaments.models import Championship
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
-from tournaments.web import live, pagecache, public
+from tournaments.web import public
 
 pytestmark = pytest.mark.page_cache
 
@@ -394,7 +395,7 @@ def test_parts_once_read_come_from_this_process_until_they_change(db, monkeypatc
 
     def render(missing):
         rendered.extend(missing)
-        return {pk: f"<li>{pk}.{live.versions([f'm.{pk}'])[0]}</li>" for pk in missing}
+        return {pk: f"<li>{pk}.{versions.versions([f'm.{pk}'])[0]}</li>" for pk in missing}
 
     def topics(pk):
         return [f"m.{pk}"]
@@ -411,7 +412,7 @@ def test_parts_once_read_come_from_this_process_until_they_change(db, monkeypatc
     monkeypatch.setattr(pagecache.cache, "get_many", spy)
     assert pagecache.fragments("row", [1, 2, 3], topics, render) == first
     assert asked == []  # every row from memory: the shared cache is not asked
-    live.bump(["m.2"])
+    announce.bump(["m.2"])
     again = pagecache.fragments("row", [1, 2, 3], topics, render)
     assert (again[0], again[2]) == (first[0], first[2])
     assert again[1] != first[1]

@@ -32,11 +32,11 @@ from rest_framework.authtoken.models import Token
 
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.test_page_cache import _league, _warm
+from tournaments.live import announce, pagecache, published, topics
 from tournaments.management import proxy
 from tournaments.models import HandDraft, Match
 from tournaments.results import drafts
 from tournaments.results import services as result_services
-from tournaments.web import live, pagecache, published
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def after_response():
     """Whatever a test leaves for after an answer is never left to the next test in this
     thread (which would then renew nothing itself)."""
     yield
-    live._after_response.pending = None
+    announce._after_response.pending = None
 
 
 def _wsgi_environ(method: str, path: str, body: bytes, **headers: str) -> dict:
@@ -158,7 +158,7 @@ def test_a_write_answers_first_and_renews_its_pages_when_the_server_closes_the_a
     old = client.get(url).content
     mano = chico_hand(match, "A")["events"][0]["by"]
     broadcasts = []
-    monkeypatch.setattr(live, "broadcast", lambda topics, what: broadcasts.append(what))
+    monkeypatch.setattr(announce, "broadcast", lambda topics, what: broadcasts.append(what))
     token, _created = Token.objects.get_or_create(user=referee)
     body = json.dumps(
         {
@@ -207,13 +207,13 @@ def test_renewals_left_by_a_request_never_closed_are_done_by_the_next_one(
     url = league["urls"]["match"]
     old = client.get(url).content
     match = league["match"]
-    live.request_started(sender=None)
+    announce.request_started(sender=None)
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
     )
     assert _file(pages, url).read_bytes() == old  # left for after the answer
     # The answer was never closed (its handler failed): the thread's next request.
-    live.request_started(sender=None)
+    announce.request_started(sender=None)
     assert b'data-games-side="A">1</span>' in _file(pages, url).read_bytes()
 
     # A renewal that fails after the answer is logged, never raised into the server.
@@ -224,9 +224,9 @@ def test_renewals_left_by_a_request_never_closed_are_done_by_the_next_one(
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
     )
-    live.request_finished(sender=None)
+    announce.request_finished(sender=None)
     assert "renewal of hand" in caplog.text
-    assert getattr(live._after_response, "pending", None) is None
+    assert getattr(announce._after_response, "pending", None) is None
 
 
 @pytest.mark.page_cache
@@ -279,7 +279,7 @@ def test_a_page_changed_again_while_the_write_renders_it_is_rendered_once_more(
             # capture of on-commit callbacks would announce it twice).
             answered = [*envido, {"by": other, "answer": "quiero"}]
             HandDraft.objects.filter(match=match).update(record={"events": answered})
-            live.on_changed(
+            announce.on_changed(
                 None,
                 championship_id=league["championship"].pk,
                 what="draft",
@@ -326,9 +326,9 @@ def test_the_pages_of_a_renewal_left_unfinished_are_removed_later(client, db, co
     league = _league("Copa Rosario", commit)
     url = league["urls"]["match"]
     client.get(url)
-    renewal = published.withdraw([live.match_topic(league["match"].pk)])  # then "dies"
+    renewal = published.withdraw([topics.match_topic(league["match"].pk)])  # then "dies"
     assert renewal.pages == [_file(pages, url).relative_to(pages).as_posix()]
-    unrelated = live.match_topic(999_999)  # a write that renews nothing
+    unrelated = topics.match_topic(999_999)  # a write that renews nothing
     published.withdraw([unrelated]).done()
     assert _file(pages, url).exists()  # in time: its writer may still be at it
 
@@ -440,7 +440,7 @@ def test_another_release_starts_from_no_page(client, db, commit, pages):
     client.get(league["urls"]["match"])
     assert _file(pages, league["urls"]["match"]).exists()
 
-    published.register("es/index.html", [live.SITE], code="another release")
+    published.register("es/index.html", [topics.SITE], code="another release")
 
     assert not _file(pages, league["urls"]["match"]).exists()
 

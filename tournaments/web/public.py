@@ -8,7 +8,7 @@ played are separate includes, each in one element marked ``data-live`` (the matc
 headline and hands, the board's tables in play, a standings table), so each can be
 rendered again alone (docs/tournaments.md, "Public pages").
 Every page is cached under the versions of what it shows and follows it live
-(``tournaments.web.pagecache``, ``tournaments.web.live``): its topics come from its URL
+(``tournaments.live``): its topics come from its URL
 alone.
 """
 
@@ -24,9 +24,11 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from tournaments import live
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.words import words
 from tournaments.formats import Section
+from tournaments.live import code_version, fragments, part, public_page
 from tournaments.models import Championship, Match, Round, Stage, Team, round_name
 from tournaments.results import selectors as result_selectors
 from tournaments.results import story
@@ -34,8 +36,6 @@ from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
 from tournaments.standings.tiebreaks import deciders
-from tournaments.web import live
-from tournaments.web.pagecache import code_version, fragments, part, public_page
 
 
 def _championship(slug: str) -> Championship:

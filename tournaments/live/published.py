@@ -1,13 +1,13 @@
 """Public pages published as files, for the proxy in front of the site to serve without
 Python (``PUBLISHED_PAGES_DIR``; off when empty).
 
-A page the cache renders for an anonymous reader (``tournaments.web.pagecache``) is also
+A page the cache renders for an anonymous reader (``pagecache``) is also
 written to ``<dir>/pages/<language><path>index.html``, and registered under each of its
 topics as an empty file ``<dir>/topics/<topic>/<its path>``. A write bumps its topics'
-versions and then withdraws them (:func:`withdraw`, called by ``live.bump``): each topic's
+versions and then withdraws them (:func:`withdraw`, called by ``announce.bump``): each topic's
 folder is moved to ``<dir>/renewing``, and the write renders every page registered there
 again (``pagecache.republish``), replacing its file whole, or deletes it, as soon as it
-has answered (``live.request_finished``). So a file is older than the cache only for the
+has answered (``announce.request_finished``). So a file is older than the cache only for the
 milliseconds a page takes to render, and readers never wait on Django for a busy page.
 
 The writer's side of that promise (``pagecache``): register the page under its topics,
@@ -77,7 +77,7 @@ def page_path(request: HttpRequest) -> str | None:
 
 
 def _topic_folder(root: Path, topic: str) -> Path:
-    # Topics are ASCII names without "/" (live.TOPIC).
+    # Topics are ASCII names without "/" (topics.TOPIC).
     return root / "topics" / topic
 
 

@@ -1,7 +1,7 @@
 """The public pages' cache: whole pages, keyed by the versions of what they show.
 
 A page's key is its path (with its query), its language and the current versions of its topics
-(``tournaments.web.live``); a write bumps exactly the topics it touches, so a result is
+(``tournaments.live.versions``); a write bumps exactly the topics it touches, so a result is
 visible on the next request and no other page is rendered again. The same key is the
 page's ETag: a browser revalidating (``If-None-Match``) gets ``304`` without the page even
 being read from the cache.
@@ -38,7 +38,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from tournaments.web import live, published
+from tournaments.live import published, versions
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def _etag(request: HttpRequest, topics: list[str]) -> tuple[str, dict[str, int]]
     """The page's key, and the versions of its topics it was made from."""
     # The query string too: one page may have views (the board and its TV mode, ?tv=1).
     parts = [code_version(), request.get_full_path(), get_language() or ""]
-    found = dict(zip(topics, live.versions(topics), strict=True))
+    found = dict(zip(topics, versions.versions(topics), strict=True))
     parts += [f"{topic}={version}" for topic, version in found.items()]
     return hashlib.sha1("\n".join(parts).encode()).hexdigest(), found
 
@@ -185,7 +185,7 @@ def _part_keys(name: str, wanted: dict[Any, list[str]]) -> dict[Any, str]:
     current = dict(_page_versions.get() or {})
     unknown = [topic for topic in names if topic not in current]
     if unknown:
-        current.update(zip(unknown, live.versions(unknown), strict=True))
+        current.update(zip(unknown, versions.versions(unknown), strict=True))
     prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
     return {
         pk: FRAGMENT_PREFIX
@@ -203,7 +203,7 @@ def _cached_part_keys(name: str, wanted: dict[Any, list[str]]) -> dict[Any, str]
         return None
     try:
         return _part_keys(name, wanted)
-    except live.Unavailable:
+    except versions.Unavailable:
         return None
 
 
@@ -268,7 +268,7 @@ def _publish(
     missing_only: bool = False,
 ) -> bool:
     """Write the page rendered for ``known`` versions of its topics where the proxy serves
-    it (``tournaments.web.published``), unless one of them changed meanwhile; with
+    it (``tournaments.live.published``), unless one of them changed meanwhile; with
     ``missing_only`` (a page from the cache), only where no file is. True when this
     version of the page is in place."""
     if not published.enabled():
@@ -282,16 +282,16 @@ def _publish(
         published.register(relative, topics, code_version())
         # Already changed: not put in place at all, so that a write renewing the page
         # keeps the old file for its readers while it renders the page again.
-        if live.versions(topics) != rendered_from:
+        if versions.versions(topics) != rendered_from:
             return False
         published.place(relative, content)
         placed = True
         # After the file is in place: a bump before this read is seen here, one after it
         # finds the registration and withdraws the file itself.
-        if live.versions(topics) != rendered_from:
+        if versions.versions(topics) != rendered_from:
             published.remove(relative)
             return False
-    except live.Unavailable:
+    except versions.Unavailable:
         # The cache went away meanwhile: a write now could not withdraw the file.
         if placed:
             published.remove(relative)
@@ -396,7 +396,7 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
                 return _mark(view(request, *args, **kwargs), None)
             try:
                 etag, known = _etag(request, names)
-            except live.Unavailable:
+            except versions.Unavailable:
                 # The cache is unreachable: rendered from the database, kept nowhere.
                 return _mark(view(request, *args, **kwargs), None)
             if _matches(request, etag):

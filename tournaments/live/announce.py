@@ -1,229 +1,43 @@
-"""What the public pages follow: topics, their versions in the cache, and the broadcast.
+"""What a write's announcement does: bump, renew the published pages, tell the open ones.
 
 A *topic* names a part of the public data; a page depends on a few of them (its URL
-alone says which: :func:`page_topics`) and is cached under their current versions
-(``tournaments.web.pagecache``). When a write announces a change
+alone says which: ``topics.page_topics``) and is cached under their current versions
+(``versions``, ``pagecache``). When a write announces a change
 (``tournaments.signals.changed``, sent on commit), :func:`on_changed` bumps the versions
 of exactly the topics it touches, so the next request renders those pages again and no
 other, then tells the open pages of those topics through the channel layer
-(``tournaments.web.consumers``), which refetch themselves. A write made in a request does
-that telling, and the renewal of the published pages (``published``), once its answer is
-sent (:func:`request_finished`).
-
-Topics (``slug`` is the championship's, the pages' URLs carry it):
-
-- ``site``: the list of championships (the home page); every page also depends on it,
-  so that a championship renamed, re-slugged or deleted is never served from the cache.
-- ``c.<slug>``: anything in the championship (its page, the board).
-- ``cm.<slug>``: its structure: the championship, teams, stages, rounds, brackets.
-- ``r.<slug>``: its decided results (the standings, each stage's current round): a
-  hand that decides nothing leaves the pages that show only these alone.
-- ``s.<stage id>``: the results of a stage (its rounds and bracket, every hand).
-- ``m.<match id>``: one match (its page): its hands, result, teams and table.
-- ``d.<match id>``: the hand in progress at its table (the tablet's draft, a tap at a
-  time): its page renders only that part again, the rest comes from the cache.
+(``consumers``), which refetch themselves. A write made in a request does that telling,
+and the renewal of the published pages (``published``), once its answer is sent
+(:func:`request_finished`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Iterable
 from typing import Any
 
 from channels.layers import get_channel_layer
-from django.core.cache import cache
 
+from tournaments.live import pagecache, published, versions
+from tournaments.live.topics import MESSAGE_TYPE, SITE, changed_topics, group_name, match_topic
 from tournaments.models import Championship
-from tournaments.web import published
 
 logger = logging.getLogger(__name__)
 
-SITE = "site"
-VERSION_PREFIX = "live:v:"
-# What a topic may look like: the consumer refuses anything else from a browser.
-TOPIC = re.compile(r"^(site|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smd]\.[0-9]{1,18})$")
-MESSAGE_TYPE = "live.changed"
 
-
-def championship_topic(slug: str) -> str:
-    return f"c.{slug}"
-
-
-def structure_topic(slug: str) -> str:
-    return f"cm.{slug}"
-
-
-def results_topic(slug: str) -> str:
-    return f"r.{slug}"
-
-
-def stage_topic(stage_id: int) -> str:
-    return f"s.{stage_id}"
-
-
-def match_topic(match_id: int) -> str:
-    return f"m.{match_id}"
-
-
-def draft_topic(match_id: int) -> str:
-    return f"d.{match_id}"
-
-
-def stored_match_topics(slug: str, match_id: int) -> list[str]:
-    """What a match page shows but its hand in progress (kept as one part between hands).
-
-    >>> stored_match_topics("copa", 12)
-    ['site', 'cm.copa', 'm.12']
-    """
-    return [SITE, structure_topic(slug), match_topic(match_id)]
-
-
-def page_topics(
-    *,
-    slug: str | None = None,
-    stage_id: int | None = None,
-    match_id: int | None = None,
-    decided_only: bool = False,
-) -> list[str]:
-    """The topics a public page depends on, from its URL's arguments alone.
-
-    ``decided_only``: the page shows the championship's decided results and none of its
-    hands (the standings, the championship's page), so a hand that decides nothing does
-    not renew it.
-
-    >>> page_topics()
-    ['site']
-    >>> page_topics(slug="copa")
-    ['site', 'c.copa']
-    >>> page_topics(slug="copa", decided_only=True)
-    ['site', 'cm.copa', 'r.copa']
-    >>> page_topics(slug="copa", stage_id=3)
-    ['site', 'cm.copa', 's.3']
-    >>> page_topics(slug="copa", match_id=12)
-    ['site', 'cm.copa', 'm.12', 'd.12']
-    """
-    if slug is None:
-        return [SITE]
-    if decided_only:
-        return [SITE, structure_topic(slug), results_topic(slug)]
-    if stage_id is not None:
-        return [SITE, structure_topic(slug), stage_topic(stage_id)]
-    if match_id is not None:
-        return [*stored_match_topics(slug, match_id), draft_topic(match_id)]
-    return [SITE, championship_topic(slug)]
-
-
-def changed_topics(
-    *, slug: str, what: str, stage_id: int | None = None, match_id: int | None = None
-) -> list[str]:
-    """The topics a change touches: the pages showing it depend on one of them, and no
-    other page does.
-
-    >>> changed_topics(slug="copa", what="hand", stage_id=3, match_id=12)
-    ['c.copa', 's.3', 'm.12', 'd.12']
-    >>> changed_topics(slug="copa", what="result", stage_id=3, match_id=12)
-    ['c.copa', 'r.copa', 's.3', 'm.12']
-    >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
-    ['c.copa', 'd.12']
-    >>> changed_topics(slug="copa", what="round", stage_id=3)
-    ['c.copa', 'cm.copa', 's.3']
-    >>> changed_topics(slug="copa", what="championship")
-    ['c.copa', 'cm.copa', 'site']
-    """
-    topics = [championship_topic(slug)]
-    if what in ("championship", "team", "round"):
-        # Names, teams, new rounds and bracket slots show on every page of the championship.
-        topics.append(structure_topic(slug))
-    if what == "championship":
-        topics.append(SITE)
-    if what == "result":
-        # A match decided, undecided or given another winner: standings, current rounds.
-        topics.append(results_topic(slug))
-    # The hand in progress shows on its match's page (and the board), not in the standings.
-    if stage_id is not None and what != "draft":
-        topics.append(stage_topic(stage_id))
-    if match_id is not None:
-        topics.append(draft_topic(match_id) if what == "draft" else match_topic(match_id))
-        if what == "hand":
-            # A hand stored empties the hand in progress (``drafts.draft_hand_stored``):
-            # one announcement, so its pages are rendered again once, not twice.
-            topics.append(draft_topic(match_id))
-    return topics
-
-
-def group_name(topic: str) -> str:
-    """The channel layer's group of a topic (group names are ASCII, under 100 characters).
-
-    >>> group_name("m.12")
-    'live.m.12'
-    >>> len(group_name("cm." + "x" * 100))
-    45
-    """
-    name = f"live.{topic}"
-    if len(name) < 90:
-        return name
-    return "live.h." + hashlib.sha1(topic.encode()).hexdigest()[:38]
-
-
-def _fresh() -> int:
-    # Never a value a topic had before, even after its key was evicted or the cache flushed.
-    return time.time_ns()
-
-
-class Unavailable(Exception):
-    """The versions cannot be known: the cache is unreachable (``config.cache``). A page is
-    then rendered from the database, neither cached nor published."""
-
-
-def versions(topics: Iterable[str]) -> list[int]:
-    """The current version of each topic (one cache round trip when all are known).
-
-    Raises :class:`Unavailable` rather than make one up when the cache cannot keep it:
-    a page keyed by a made-up version would be served again after the next write.
-    """
-    topics = list(topics)
-    keys = [VERSION_PREFIX + topic for topic in topics]
-    found = cache.get_many(keys)
-    result = []
-    for key in keys:
-        value = found.get(key)
-        if value is None:
-            cache.add(key, _fresh(), timeout=None)
-            value = cache.get(key)
-            if value is None:
-                raise Unavailable(key)
-        result.append(value)
-    return result
-
-
-def _new_versions(topics: list[str]) -> bool:
-    """Bump the versions of ``topics``: False when the cache is unreachable."""
-    if hasattr(cache, "incr_or_set_many"):  # Redis (config/cache.py): one round trip
-        return cache.incr_or_set_many([VERSION_PREFIX + topic for topic in topics], _fresh())
-    for topic in topics:
-        key = VERSION_PREFIX + topic
-        try:
-            cache.incr(key)
-        except ValueError:  # never read yet, or evicted: any new value will do
-            cache.set(key, _fresh(), timeout=None)
-    return True
-
-
-def bump(topics: Iterable[str]) -> published.Renewal:
-    """Give each topic a new version: every page depending on one is rendered anew. Then
-    its published files (``published``) are withdrawn: the caller renews them.
+def bump(topics: list[str]) -> published.Renewal:
+    """Bump the versions of ``topics``, then withdraw their published files
+    (``published``): the caller renews them.
 
     With the cache unreachable the versions stay as they were, and are bumped again (their
     pages renewed, their readers told) once it answers: :class:`_CatchUp`.
     """
-    topics = list(topics)
-    if not _new_versions(topics):
+    if not versions.bump(topics):
         _catch_up.add(topics)
     return published.withdraw(topics)
 
@@ -260,7 +74,7 @@ class _CatchUp:
                     if not topics:
                         self.thread = None
                         return
-                if not _new_versions(topics):
+                if not versions.bump(topics):
                     continue
                 with self.lock:
                     self.topics.difference_update(topics)
@@ -370,11 +184,8 @@ def on_changed(
 
 def _renew_and_broadcast(renewal: published.Renewal, topics: list[str], what: str) -> None:
     if renewal.journals:
-        # Imported here: pagecache renders pages through this module.
-        from tournaments.web.pagecache import republish
-
         # Before the broadcast: the open pages refetch what the proxy now serves.
-        republish(renewal)
+        pagecache.republish(renewal)
     try:
         broadcast(topics, what=what)
     except Exception:

@@ -2,7 +2,7 @@
 
 Read-only: the browser names the topics it follows in the query string
 (``/ws/live/?topics=site+cm.copa+m.12``) and is then sent ``{"topic": ..., "what": ...}``
-whenever a write touches one (``tournaments.web.live``); what it sends is ignored. The
+whenever a write touches one (``tournaments.live.announce``); what it sends is ignored. The
 topics are public (any reader may open any public page), so no login is asked.
 """
 
@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tournaments.web import live
+from tournaments.live.topics import TOPIC, group_name
 
 MAX_TOPICS = 8
 
@@ -34,7 +34,7 @@ def topics_of(query_string: bytes) -> list[str] | None:
     topics = list(dict.fromkeys(" ".join(values).split()))
     if not topics or len(topics) > MAX_TOPICS:
         return None
-    if not all(live.TOPIC.match(topic) for topic in topics):
+    if not all(TOPIC.match(topic) for topic in topics):
         return None
     return topics
 
@@ -47,7 +47,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if topics is None:
             await self.close(code=4400)
             return
-        self.live_groups = [live.group_name(topic) for topic in topics]
+        self.live_groups = [group_name(topic) for topic in topics]
         for group in self.live_groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
