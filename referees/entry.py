@@ -24,28 +24,29 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.actions import (
+from scoring import (
     Action,
     Answer,
     Call,
+    EngineError,
+    EntryPart,
     EnvidoPoints,
     EnvidoWinner,
     FlorPoints,
     FlorWinner,
+    HandEntry,
+    HandState,
     Mazo,
     MestreDecision,
+    NextHand,
     Penalty,
     Play,
     Trick,
     Void,
     action_from_event,
+    apply,
+    team_mazo,
 )
-from scoring.entry import EntryPart, HandEntry
-from scoring.errors import EngineError
-from scoring.hand import apply
-from scoring.results import NextHand
-from scoring.session import team_mazo
-from scoring.state import HandState
 from tournaments.errors import TournamentError, from_engine
 from tournaments.io import jsonbody
 

@@ -16,7 +16,7 @@ from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
 from referees.entry import damaged, parse_json
-from scoring.rules import RuleSet
+from scoring import RuleSet
 
 # What a referee may type as declared points (the engine takes 0–38 for both).
 ENVIDO_POINTS = (0, 33)

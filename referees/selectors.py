@@ -17,10 +17,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.errors import EngineError
-from scoring.match import next_hand
-from scoring.phase import Phase, phase
-from scoring.rules import RuleSet
+from scoring import EngineError, Phase, RuleSet, next_hand, phase
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.models import Hand, HandDraft, Match

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from referees.entry import ANSWER_NAMES, CALL_NAMES, CARD_NAMES, SUIT_NAMES
 from referees.selectors import phase_label
-from scoring.phase import Phase
+from scoring import Phase
 from tournaments.errors import ENGINE_MESSAGES
 from tournaments.results import records
 

@@ -63,6 +63,8 @@ from scoring.errors import (
 )
 from scoring.hand import apply, hand_result, is_finished, legal_actions, needs_settlement, result
 from scoring.match import (
+    MatchResult,
+    MatchState,
     next_hand,
     next_hand_from_state,
     score_match,
@@ -71,10 +73,11 @@ from scoring.match import (
     subhand_record,
 )
 from scoring.options import OPTIONS, Choice, Option, options_for
-from scoring.phase import Phase, phase
-from scoring.record import hand_from_record, score_hand, score_hand_result
-from scoring.results import Game, HandResult, Item, MatchHand, MatchResult, MatchState, NextHand
+from scoring.phases import Phase, phase
+from scoring.record import check_text, hand_from_record, score_hand, score_hand_result
+from scoring.results import Game, HandResult, Item, MatchHand, NextHand
 from scoring.rules import PRESETS, Ladder, RuleSet
+from scoring.session import team_mazo
 from scoring.state import HandState
 
 #: A hand record (its ``events`` ignored) -> the state before the first event.
@@ -130,6 +133,7 @@ __all__ = [
     "Void",
     "action_from_event",
     "apply",
+    "check_text",
     "envido_points",
     "flor_points",
     "hand_from_record",
@@ -151,4 +155,5 @@ __all__ = [
     "score_next_hand",
     "start_hand",
     "subhand_record",
+    "team_mazo",
 ]

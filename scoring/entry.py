@@ -34,9 +34,9 @@ from scoring.actions import Action, Play, action_from_event
 from scoring.enums import HandKind, HandStatus
 from scoring.errors import EngineError, error
 from scoring.hand import apply, is_finished, legal_actions, needs_settlement, result
-from scoring.match import next_hand_from_state, score_match_result, subhand_record
+from scoring.match import MatchState, next_hand_from_state, score_match_result, subhand_record
 from scoring.record import hand_from_record
-from scoring.results import MatchState, NextHand
+from scoring.results import NextHand
 from scoring.state import HandState
 
 __all__ = ["EntryPart", "HandEntry"]
@@ -78,7 +78,7 @@ class HandEntry:
     """The next hand of a match as a referee enters it.
 
     Build it with :meth:`from_match` (replaying the match record), :meth:`from_state`
-    (from the match's stored :class:`~scoring.results.MatchState`, replaying nothing) or
+    (from the match's stored :class:`~scoring.match.MatchState`, replaying nothing) or
     from a :class:`~scoring.results.NextHand` and the match record (its hands are not
     needed: the match's head, ``rules``, ``teams``, ``seats`` and ``captains``). Every
     refusal is an :class:`~scoring.errors.EngineError`; the entry then stays as it was.

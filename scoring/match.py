@@ -31,15 +31,18 @@ to hand, closes chicos and decides the match.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.enums import HandKind, HandStatus
 from scoring.errors import EngineError, error
 from scoring.record import check_text, score_hand
-from scoring.results import Game, HandResult, MatchHand, MatchResult, MatchState, NextHand
+from scoring.results import Game, HandResult, MatchHand, NextHand
 from scoring.rules import RuleSet
 
 __all__ = [
+    "MatchResult",
+    "MatchState",
     "next_hand",
     "next_hand_from_state",
     "score_match",
@@ -54,6 +57,137 @@ _SIDE_FIELDS = ("trick", "envido_winner", "flor_winner")
 _PAIR_DETAIL = "Each pica-pica sub-hand names two opponents in 'order', its mano first."
 
 
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Where a match stands between two hands: all the match layer needs to score the next
+    hand without replaying the ones before it.
+
+    ``hands`` is the number of hands played, ``mano`` the index in ``seats`` of the next
+    hand's mano, ``score`` the running score of the chico (or joc) being played, ``wins``
+    the chicos each side has won, ``hands_in_chico`` the hands counted in the current chico
+    (void and redealt hands are not), ``last_kind`` the kind of the last hand counted in it
+    (``""`` at the start of a chico), ``games`` the finished chicos and ``winner`` the
+    match's winner (None while undecided).
+
+    ``to_dict()`` is plain JSON (a database column can hold it) and ``from_dict()`` reads
+    it back, refusing anything else with ``match_invalid``. Get one from
+    :func:`scoring.score_match_result` (``.state``) or :func:`scoring.score_next_hand`.
+
+    >>> state = MatchState.start(["A", "B"])
+    >>> state.to_dict()["score"], MatchState.from_dict(state.to_dict()) == state
+    ({'A': 0, 'B': 0}, True)
+    """
+
+    hands: int
+    mano: int
+    score: Mapping[str, int]
+    wins: Mapping[str, int]
+    hands_in_chico: int = 0
+    last_kind: str = ""
+    games: tuple[Game, ...] = ()
+    winner: str | None = None
+
+    #: The version of :meth:`to_dict`'s format; another one is refused by :meth:`from_dict`.
+    VERSION = 1
+
+    @classmethod
+    def start(cls, sides: Any) -> MatchState:
+        """The state before the first hand of a match between ``sides``."""
+        return cls(hands=0, mano=0, score=dict.fromkeys(sides, 0), wins=dict.fromkeys(sides, 0))
+
+    def next_hand(self, match_head: Mapping[str, Any]) -> NextHand | None:
+        """The next hand's context (None once the match is decided), from this state and
+        ``match_head``, the match record without its hands (``rules``, ``teams``,
+        ``seats``, ``captains``): the same as ``score_match_result(record).next``.
+
+        >>> head = {"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+        ...         "seats": ["ana", "beto"]}
+        >>> upcoming = MatchState.start(["A", "B"]).next_hand(head)
+        >>> upcoming.number, upcoming.mano, upcoming.record["order"]
+        (1, 'ana', ['ana', 'beto'])
+        """
+        return next_hand_from_state(match_head, self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.VERSION,
+            "hands": self.hands,
+            "mano": self.mano,
+            "score": dict(self.score),
+            "wins": dict(self.wins),
+            "hands_in_chico": self.hands_in_chico,
+            "last_kind": self.last_kind,
+            "games": [g.to_dict() for g in self.games],
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> MatchState:
+        """Back from :meth:`to_dict`; ``match_invalid`` for anything else."""
+
+        def bad(why: str) -> Exception:
+            return error("match_invalid", detail=f"The match state is invalid: {why}.")
+
+        if not isinstance(data, Mapping) or data.get("version") != cls.VERSION:
+            raise bad("not a state of this version")
+        if set(data) != set(cls.start(()).to_dict()):
+            raise bad("its fields are not those of a state")
+
+        def count(value: Any) -> int:
+            if type(value) is not int or value < 0:
+                raise bad("a count is not a whole number")
+            return value
+
+        def points(value: Any) -> dict[str, int]:
+            if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+                raise bad("a score is not an object of sides")
+            return {side: count(n) for side, n in value.items()}
+
+        games = data["games"]
+        if not isinstance(games, list) or not all(
+            isinstance(g, Mapping)
+            and set(g) == {"winner", "score"}
+            and isinstance(g["winner"], str)
+            for g in games
+        ):
+            raise bad("'games' is not a list of games")
+        if data["last_kind"] not in ("", "redondo", "pica_pica"):
+            raise bad("'last_kind' is not a kind of hand")
+        if data["winner"] is not None and not isinstance(data["winner"], str):
+            raise bad("'winner' is not a side")
+        return cls(
+            hands=count(data["hands"]),
+            mano=count(data["mano"]),
+            score=points(data["score"]),
+            wins=points(data["wins"]),
+            hands_in_chico=count(data["hands_in_chico"]),
+            last_kind=data["last_kind"],
+            games=tuple(Game(g["winner"], points(g["score"])) for g in games),
+            winner=data["winner"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A whole match record scored: its hands, its finished games, the winner (None while
+    undecided), the next hand's context (None once decided) and the match's ``state``
+    after its last hand (what :func:`scoring.score_next_hand` goes on from)."""
+
+    hands: tuple[MatchHand, ...]
+    games: tuple[Game, ...]
+    winner: str | None
+    next: NextHand | None
+    state: MatchState | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The output object of ``python -m scoring match``."""
+        return {
+            "hands": [h.to_dict() for h in self.hands],
+            "games": [g.to_dict() for g in self.games],
+            "winner": self.winner,
+        }
+
+
 def _fail(code: str, *, hand: int | None = None, **params: Any) -> EngineError:
     return error(code, hand=hand, **params)
 
@@ -65,7 +199,7 @@ def _with_hand(error: EngineError, hand: int) -> EngineError:
 
 
 def score_match_result(record: Mapping[str, Any]) -> MatchResult:
-    """Score a whole match record into a typed :class:`~scoring.results.MatchResult`.
+    """Score a whole match record into a typed :class:`~scoring.match.MatchResult`.
 
     Each hand carries its number, game, kind, playing order (mano first), the score before
     it, its points, the score after it and its status; ``next`` is the next hand's
@@ -96,7 +230,7 @@ def score_next_hand(
 
     ``match_head`` is the match record without its hands (``rules``, ``teams``, ``seats``,
     ``captains``; a ``hands`` field is ignored), ``state`` the match's
-    :class:`~scoring.results.MatchState` after its last hand (None before the first) and
+    :class:`~scoring.match.MatchState` after its last hand (None before the first) and
     ``entry`` the new hand's entry of the match record. Returns the hand as the match
     layer scored it and the state after it: exactly what :func:`score_match_result` gives
     for the whole record with ``entry`` appended (its last hand and its ``state``), without

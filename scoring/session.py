@@ -3,7 +3,7 @@
 The referee's tablet runs this package in a Web Worker (Pyodide) so that every tap is
 checked and answered without a round trip; the server checks again whatever the tablet
 sends, with the same files. One :class:`Session` holds the match between two hands (its
-head and :class:`~scoring.results.MatchState`) and the :class:`~scoring.entry.HandEntry`
+head and :class:`~scoring.match.MatchState`) and the :class:`~scoring.entry.HandEntry`
 being entered. :func:`handle` takes one message (a JSON object with ``op``) and answers
 the view the page draws: the legal next actions as events, where the hand stands, the
 draft to keep (:meth:`HandEntry.to_draft`) and, after ``save``, the hand as the match
@@ -48,9 +48,8 @@ from scoring.actions import (
 from scoring.entry import HandEntry
 from scoring.errors import EngineError
 from scoring.hand import apply
-from scoring.match import score_next_hand
-from scoring.phase import phase
-from scoring.results import MatchState
+from scoring.match import MatchState, score_next_hand
+from scoring.phases import phase
 from scoring.rules import RuleSet
 
 __all__ = ["Session", "handle", "team_mazo"]

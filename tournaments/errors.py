@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from scoring.errors import EngineError
+from scoring import EngineError
 from tournaments.formats.base import FormatError
 
 

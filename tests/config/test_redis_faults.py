@@ -205,6 +205,8 @@ def test_once_redis_is_back_a_writes_announcement_reaches_a_live_page_again(site
     )  # not told
     site_redis.start()
     _wait_until(lambda: not _away(), "the cache is back")
+    # Its topics, bumped again and told ("recovered") first: the page opens after that.
+    _wait_until(lambda: announce._catch_up.thread is None, "the catch-up is done")
 
     async def scenario():
         socket = WebsocketCommunicator(application, f"/ws/live/?topics=m.{match.pk}", ORIGIN)

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.rules import RuleSet
+from scoring import RuleSet
 from tournaments.models import (
     REFEREES_GROUP,
     Championship,

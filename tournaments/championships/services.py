@@ -22,8 +22,7 @@ from django.db.models import Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.errors import EngineError
-from scoring.rules import RuleSet
+from scoring import EngineError, RuleSet
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, OPEN_ENTRIES, STATUS_FLOW
 from tournaments.errors import TournamentError, from_engine, from_format
 from tournaments.formats.base import FormatError

@@ -23,11 +23,7 @@ from django.db.models import F
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import EngineError
-from scoring.entry import HandEntry
-from scoring.match import next_hand
-from scoring.record import check_text
-from scoring.results import NextHand
+from scoring import EngineError, HandEntry, NextHand, check_text, next_hand
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import Hand, HandDraft, Match
 from tournaments.results import records

@@ -17,9 +17,7 @@ from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import HandStatus, MatchHand, MatchResult, MatchState
-from scoring.errors import EngineError
-from scoring.rules import RuleSet
+from scoring import EngineError, HandStatus, MatchHand, MatchResult, MatchState, RuleSet
 from tournaments import tasks
 from tournaments.championships.selectors import (
     MEMBERS_IN_ORDER,

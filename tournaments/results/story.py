@@ -23,25 +23,23 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from scoring import (
+    Answer,
+    Call,
     EngineError,
+    EnvidoPoints,
+    FlorPoints,
     HandState,
     MatchState,
+    Mazo,
+    MestreDecision,
+    Penalty,
     RuleSet,
+    Void,
     action_from_event,
     apply,
     hand_from_record,
     phase,
     score_hand_result,
-)
-from scoring.actions import (
-    Answer,
-    Call,
-    EnvidoPoints,
-    FlorPoints,
-    Mazo,
-    MestreDecision,
-    Penalty,
-    Void,
 )
 from tournaments.championships.selectors import rules_spec
 from tournaments.championships.words import words

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import RuleSet
+from scoring import RuleSet
 from tournaments import formats
 from tournaments.championships.selectors import rules_spec
 from tournaments.errors import TournamentError
