@@ -1,31 +1,22 @@
-"""Writes of results: seating a match, recording, correcting and undoing hands, walkovers.
+"""A match's hands: recorded, imported, corrected, removed; and what they decide.
 
-A match's games, scores, status and winner are never typed in: they are derived from its
-hand records by the engine (``scoring``), under a row lock on the match. A decided result
-makes its bracket advance and its standings refresh.
+Every write here ends in :func:`_derive`: the engine scores the stored records again
+from the state before the first changed hand, and the match's games, scores, status and
+winner are what it says.
 """
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Prefetch, prefetch_related_objects
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import EngineError, HandStatus, MatchHand, MatchResult, MatchState, RuleSet
-from tournaments import tasks
-from tournaments.championships.selectors import (
-    MEMBERS_IN_ORDER,
-    can_manage,
-    is_referee,
-    rules_spec,
-)
-from tournaments.championships.services import team_check_ready
+from scoring import EngineError, HandStatus, MatchHand, MatchResult, MatchState
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import (
     Game,
@@ -34,144 +25,18 @@ from tournaments.models import (
     HandRevision,
     Match,
     MatchConfirmation,
-    Player,
-    Round,
-    Stage,
-    Team,
 )
 from tournaments.results import records
-from tournaments.results.selectors import hand_write_problem, last_revision, result_change_problem
+from tournaments.results.selectors import last_revision, result_change_problem
+from tournaments.results.services.matches import (
+    _check_may_write,
+    _check_playable,
+    _locked_match,
+    match_start,
+    standings_invalidate,
+)
 from tournaments.signals import announce_match
 from tournaments.stages.rounds import bracket_sync
-from tournaments.standings import services as standing_services
-
-
-def _locked_match(match: Match) -> Match:
-    """The match, locked against a concurrent writer, with what the records need."""
-    # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
-    # making the referees of one round wait for each other.
-    Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
-    found = Match.objects.select_related("stage__championship", "team_a", "team_b").get(pk=match.pk)
-    # Both teams' players in one query (a prefetch per team would be two).
-    teams = [team for team in (found.team_a, found.team_b) if team is not None]
-    prefetch_related_objects(teams, Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
-    return found
-
-
-@transaction.atomic
-def match_assign(
-    *,
-    match: Match,
-    table: str | None = None,
-    scheduled_at: datetime.datetime | None = None,
-    referee: AbstractBaseUser | None = None,
-    entry: str | None = None,
-) -> Match:
-    """Set a match's table, time, referee (a user in the ``referees`` group, or staff) and
-    how its hands are entered on the tablet (``Match.Entry``).
-
-    Arguments left ``None`` are not changed.
-    """
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    if referee is not None:
-        if not is_referee(referee, match.stage.championship):
-            raise TournamentError(
-                _("%(user)s is not a referee."),
-                code="not_referee",
-                params={"user": referee.get_username()},
-            )
-        match.referee = referee
-    if table is not None:
-        match.table = table
-    if scheduled_at is not None:
-        match.scheduled_at = scheduled_at
-    if entry is not None:
-        if entry not in Match.Entry.values:
-            raise TournamentError(_("Unknown way of entering hands."), code="bad_entry")
-        match.entry = entry
-    match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
-    announce_match(match, "match")
-    return match
-
-
-@transaction.atomic
-def round_assign_referee(*, round: Round, referee: AbstractBaseUser) -> int:
-    """Give every match of ``round`` still to be decided (byes aside) to ``referee``, who
-    must be able to referee in its championship; returns how many matches."""
-    championship = round.stage.championship
-    if not is_referee(referee, championship):
-        raise TournamentError(
-            _("%(user)s is not a referee."),
-            code="not_referee",
-            params={"user": referee.get_username()},
-        )
-    return (
-        Match.objects.filter(round=round, team_b__isnull=False)
-        .exclude(status__in=Match.DECIDED)
-        .update(referee=referee)
-    )
-
-
-def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
-    """Refuse a write of hands the rule forbids (``results.selectors.hand_write_problem``):
-    the championship is not running, or ``user`` may not referee this match."""
-    problem = hand_write_problem(match=match, user=user)
-    if problem is not None:
-        raise problem
-
-
-def _check_playable(match: Match) -> None:
-    if match.is_bye:
-        raise TournamentError(_("A bye is not played."), code="bye")
-    if match.status == Match.Status.WALKOVER:
-        raise TournamentError(
-            _("This match was decided by walkover: no hand can be recorded."), code="walkover"
-        )
-
-
-@transaction.atomic
-def match_start(
-    *,
-    match: Match,
-    seats: Sequence[int | str] | None = None,
-    by: AbstractBaseUser | None = None,
-) -> Match:
-    """Seat the players and open the match for hand entry, as ``by`` (who must be allowed
-    to record its hands: :func:`_check_may_write`; ``None``: the system).
-
-    ``seats``: the players (ids or ``p<id>`` keys) counter-clockwise, the first hand's
-    mano first; default the members of the two teams alternating. Both teams must be
-    complete and, in catalan, have their cap de colla.
-    """
-    match = _locked_match(match)
-    _check_may_write(match, by)
-    _check_playable(match)
-    if match.hands.exists():
-        raise TournamentError(
-            _("The seats cannot change once hands have been recorded."), code="seats_locked"
-        )
-    championship = match.stage.championship
-    for team in (match.team_a, match.team_b):
-        team_check_ready(team, championship)
-    # The players who start the match stay its players (a substitution later on changes
-    # the team, not this match): a lineup frozen by a substitution is kept.
-    lineup = records.lineup(match)
-    teams = {"A": list(lineup["A"]), "B": list(lineup["B"])}
-    if seats is None:
-        chosen = records.default_seats(teams)
-    else:
-        chosen = [s if isinstance(s, str) else f"p{s}" for s in seats]
-        if sorted(chosen) != sorted(teams["A"] + teams["B"]):
-            raise TournamentError(
-                _("The seats must list every player of both teams exactly once."),
-                code="seats_invalid",
-            )
-    match.seats = chosen
-    match.lineup = lineup
-    match.status = Match.Status.IN_PROGRESS
-    match.save(update_fields=["seats", "lineup", "status"])
-    announce_match(match, "match")
-    return match
 
 
 def _check_entry(record: Any) -> dict[str, Any]:
@@ -614,180 +479,3 @@ def _result_changed(match: Match, *, advanced: bool = True) -> None:
     standings_invalidate(stage=match.stage)
     # The pages that show only decided results (standings, current rounds) follow too.
     announce_match(match, "result")
-
-
-@transaction.atomic
-def match_walkover(
-    *,
-    match: Match,
-    winner: Team,
-    reason: str,
-    forfeit: bool = False,
-    recorded_by: AbstractBaseUser | None = None,
-) -> Match:
-    """Decide a match without play: ``winner`` takes it, the other team did not turn up.
-
-    With ``forfeit`` the other team gave up (or was disqualified) during the match: the
-    hands already recorded stay. The winner is credited the chicos still needed to win the
-    match, each at the rule set's target; the loser keeps what it had won.
-    """
-    match = _locked_match(match)
-    _check_may_write(match, recorded_by)
-    _check_playable(match)
-    if match.status == Match.Status.FINISHED:
-        raise TournamentError(_("This match is already decided."), code="match_over")
-    if winner.pk not in (match.team_a_id, match.team_b_id):
-        raise TournamentError(
-            _("%(team)s does not play this match."), code="not_in_match", params={"team": winner}
-        )
-    if not reason.strip():
-        raise TournamentError(_("Give the reason for the walkover."), code="reason_missing")
-    if not forfeit and match.hands.exists():
-        raise TournamentError(
-            _("Hands have been recorded in this match: record a forfeit instead."),
-            code="walkover_after_play",
-        )
-    rules = RuleSet.from_spec(rules_spec(match.stage.championship, best_of=match.best_of))
-    finished_games = list(match.games.filter(winner__isnull=False))
-    # An unfinished chico of a forfeit goes to the winner: drop its partial score.
-    match.games.filter(winner__isnull=True).delete()
-    Game.objects.bulk_create(
-        match.credit_walkover(winner_id=winner.pk, target=rules.target, finished=finished_games)
-    )
-    match.winner = winner
-    match.status = Match.Status.WALKOVER
-    match.outcome = Match.Outcome.FORFEIT if forfeit else Match.Outcome.WALKOVER
-    match.reason = reason.strip()
-    match.finished_at = timezone.now()
-    match.save()
-    _result_changed(match)
-    decision = {
-        "winner": winner.name,
-        "outcome": match.outcome,
-        "chicos": {"A": match.chicos_a, "B": match.chicos_b},
-    }
-    walkover = HandRevision.Action.WALKOVER
-    _revise(match, [_revision(None, walkover, None, decision, reason=match.reason)], recorded_by)
-    return match
-
-
-def _answer(
-    *,
-    match: Match,
-    side: str,
-    status: str,
-    by: AbstractBaseUser | None,
-    player: Player | None,
-    comment: str,
-) -> MatchConfirmation:
-    """Store one side's answer to the played result (the checks of both services)."""
-    match = _locked_match(match)
-    problem = hand_write_problem(match=match, user=by)
-    if problem is not None:
-        raise problem
-    organiser = by is None or can_manage(by, match.stage.championship)
-    if not organiser and match.referee_id != by.pk:
-        raise TournamentError(
-            _("Only the organiser or the match's referee may record the sides' answers."),
-            code="not_match_referee",
-        )
-    if match.status != Match.Status.FINISHED or match.is_bye:
-        raise TournamentError(
-            _("Only a result played to its end is confirmed: this match is not over."),
-            code="not_finished",
-        )
-    if side not in ("A", "B"):
-        raise TournamentError(_("Choose the side that answers."), code="bad_side")
-    team = match.team_a if side == "A" else match.team_b
-    if player is not None and not team.memberships.filter(player=player).exists():
-        raise TournamentError(
-            _("%(player)s does not play for %(team)s."),
-            code="not_in_team",
-            params={"player": player.name, "team": team.name},
-        )
-    existing = MatchConfirmation.objects.filter(match=match, side=side).first()
-    if existing is not None and not organiser:
-        raise TournamentError(
-            _("%(team)s has already answered: only the organiser may change it."),
-            code="already_answered",
-            params={"team": team.name},
-        )
-    answer = existing or MatchConfirmation(match=match, side=side)
-    answer.status = status
-    answer.player = player
-    answer.on_behalf = player is None and organiser
-    answer.comment = comment
-    answer.by = by
-    answer.save()
-    statuses = dict(MatchConfirmation.objects.filter(match=match).values_list("side", "status"))
-    confirmed = MatchConfirmation.Status.CONFIRMED
-    both = statuses.get("A") == confirmed and statuses.get("B") == confirmed
-    match.confirmed_at = (match.confirmed_at or timezone.now()) if both else None
-    match.save(update_fields=["confirmed_at"])
-    action = HandRevision.Action.CONFIRMED if status == confirmed else HandRevision.Action.DISPUTED
-    after = {"player": player.name if player else "", "on_behalf": answer.on_behalf}
-    _revise(match, [_revision(None, action, None, after, reason=comment, side=side)], by)
-    return answer
-
-
-@transaction.atomic
-def match_confirm(
-    *,
-    match: Match,
-    side: str,
-    by: AbstractBaseUser | None,
-    player: Player | None = None,
-) -> MatchConfirmation:
-    """Side ``side`` ("A" or "B") confirms the played result of ``match``.
-
-    At the table the referee hands the tablet to the side (its cap de colla, or any of its
-    players: ``player``); the organiser may confirm for a side (``player`` None), which also
-    settles its dispute. A side answers once at the table; the organiser may change any
-    answer. When both sides have confirmed, the result is no longer provisional
-    (``Match.confirmed_at``).
-    """
-    return _answer(
-        match=match,
-        side=side,
-        status=MatchConfirmation.Status.CONFIRMED,
-        by=by,
-        player=player,
-        comment="",
-    )
-
-
-@transaction.atomic
-def match_dispute(
-    *,
-    match: Match,
-    side: str,
-    comment: str,
-    by: AbstractBaseUser | None,
-    player: Player | None = None,
-) -> MatchConfirmation:
-    """Side ``side`` disputes the played result, saying why (``comment``): the match goes
-    to the organiser's queue (``results.selectors.disputed_matches``) and stays
-    provisional until the organiser corrects it or confirms for the side."""
-    if not comment.strip():
-        raise TournamentError(
-            _("Say what is wrong with the result: the organiser reads it."),
-            code="comment_missing",
-        )
-    return _answer(
-        match=match,
-        side=side,
-        status=MatchConfirmation.Status.DISPUTED,
-        by=by,
-        player=player,
-        comment=comment.strip(),
-    )
-
-
-def standings_invalidate(*, stage: Stage) -> None:
-    """Mark the stage's snapshots stale now; queue their refresh once the result commits.
-
-    The old snapshot is kept until the refresh replaces it, but is no longer served. A
-    broker that is down never fails the result: the periodic repair refreshes it later.
-    """
-    standing_services.standings_outdate(stage=stage)
-    tasks.refresh_standings_on_commit(stage_id=stage.pk)

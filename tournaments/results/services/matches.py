@@ -1,0 +1,170 @@
+"""A match made ready to play: assigned a table, a time and a referee, seated, started.
+
+Also the checks every write of a match shares: the row lock, who may write, whether it
+may be played now.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import tasks
+from tournaments.championships.selectors import (
+    MEMBERS_IN_ORDER,
+    is_referee,
+)
+from tournaments.championships.services import team_check_ready
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    Match,
+    Round,
+    Stage,
+)
+from tournaments.results import records
+from tournaments.results.selectors import hand_write_problem
+from tournaments.signals import announce_match
+from tournaments.standings import services as standing_services
+
+
+def _locked_match(match: Match) -> Match:
+    """The match, locked against a concurrent writer, with what the records need."""
+    # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
+    # making the referees of one round wait for each other.
+    Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
+    found = Match.objects.select_related("stage__championship", "team_a", "team_b").get(pk=match.pk)
+    # Both teams' players in one query (a prefetch per team would be two).
+    teams = [team for team in (found.team_a, found.team_b) if team is not None]
+    prefetch_related_objects(teams, Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
+    return found
+
+
+@transaction.atomic
+def match_assign(
+    *,
+    match: Match,
+    table: str | None = None,
+    scheduled_at: datetime.datetime | None = None,
+    referee: AbstractBaseUser | None = None,
+    entry: str | None = None,
+) -> Match:
+    """Set a match's table, time, referee (a user in the ``referees`` group, or staff) and
+    how its hands are entered on the tablet (``Match.Entry``).
+
+    Arguments left ``None`` are not changed.
+    """
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if referee is not None:
+        if not is_referee(referee, match.stage.championship):
+            raise TournamentError(
+                _("%(user)s is not a referee."),
+                code="not_referee",
+                params={"user": referee.get_username()},
+            )
+        match.referee = referee
+    if table is not None:
+        match.table = table
+    if scheduled_at is not None:
+        match.scheduled_at = scheduled_at
+    if entry is not None:
+        if entry not in Match.Entry.values:
+            raise TournamentError(_("Unknown way of entering hands."), code="bad_entry")
+        match.entry = entry
+    match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
+    announce_match(match, "match")
+    return match
+
+
+@transaction.atomic
+def round_assign_referee(*, round: Round, referee: AbstractBaseUser) -> int:
+    """Give every match of ``round`` still to be decided (byes aside) to ``referee``, who
+    must be able to referee in its championship; returns how many matches."""
+    championship = round.stage.championship
+    if not is_referee(referee, championship):
+        raise TournamentError(
+            _("%(user)s is not a referee."),
+            code="not_referee",
+            params={"user": referee.get_username()},
+        )
+    return (
+        Match.objects.filter(round=round, team_b__isnull=False)
+        .exclude(status__in=Match.DECIDED)
+        .update(referee=referee)
+    )
+
+
+def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:
+    """Refuse a write of hands the rule forbids (``results.selectors.hand_write_problem``):
+    the championship is not running, or ``user`` may not referee this match."""
+    problem = hand_write_problem(match=match, user=user)
+    if problem is not None:
+        raise problem
+
+
+def _check_playable(match: Match) -> None:
+    if match.is_bye:
+        raise TournamentError(_("A bye is not played."), code="bye")
+    if match.status == Match.Status.WALKOVER:
+        raise TournamentError(
+            _("This match was decided by walkover: no hand can be recorded."), code="walkover"
+        )
+
+
+@transaction.atomic
+def match_start(
+    *,
+    match: Match,
+    seats: Sequence[int | str] | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Match:
+    """Seat the players and open the match for hand entry, as ``by`` (who must be allowed
+    to record its hands: :func:`_check_may_write`; ``None``: the system).
+
+    ``seats``: the players (ids or ``p<id>`` keys) counter-clockwise, the first hand's
+    mano first; default the members of the two teams alternating. Both teams must be
+    complete and, in catalan, have their cap de colla.
+    """
+    match = _locked_match(match)
+    _check_may_write(match, by)
+    _check_playable(match)
+    if match.hands.exists():
+        raise TournamentError(
+            _("The seats cannot change once hands have been recorded."), code="seats_locked"
+        )
+    championship = match.stage.championship
+    for team in (match.team_a, match.team_b):
+        team_check_ready(team, championship)
+    # The players who start the match stay its players (a substitution later on changes
+    # the team, not this match): a lineup frozen by a substitution is kept.
+    lineup = records.lineup(match)
+    teams = {"A": list(lineup["A"]), "B": list(lineup["B"])}
+    if seats is None:
+        chosen = records.default_seats(teams)
+    else:
+        chosen = [s if isinstance(s, str) else f"p{s}" for s in seats]
+        if sorted(chosen) != sorted(teams["A"] + teams["B"]):
+            raise TournamentError(
+                _("The seats must list every player of both teams exactly once."),
+                code="seats_invalid",
+            )
+    match.seats = chosen
+    match.lineup = lineup
+    match.status = Match.Status.IN_PROGRESS
+    match.save(update_fields=["seats", "lineup", "status"])
+    announce_match(match, "match")
+    return match
+
+
+def standings_invalidate(*, stage: Stage) -> None:
+    """Mark the stage's snapshots stale now; queue their refresh once the result commits.
+
+    The old snapshot is kept until the refresh replaces it, but is no longer served. A
+    broker that is down never fails the result: the periodic repair refreshes it later.
+    """
+    standing_services.standings_outdate(stage=stage)
+    tasks.refresh_standings_on_commit(stage_id=stage.pk)
