@@ -1,37 +1,22 @@
-"""The referee's pages: my matches, the match sheet with the hand entry, undo.
-
-Every view needs a login and finds its match through ``selectors.match_for_referee`` (the
-match's referee, whoever manages its championship; 404 for anyone else). The hand
-being entered travels with the page (``referees.entry``) and, after every step, is kept
-on the server as the match's draft (``tournaments.results.drafts``): reopening the sheet
-on any device resumes it. The device is told apart by a cookie (``tanteo_device``); one
-device holds a match, another must take it over. Hand writes go through
-``referees.services`` to ``tournaments.results.services``.
+"""The match sheet: the hand entered tap by tap, saved, the seats, undo; the device that
+holds the match.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import secrets
 from typing import Any
 
-from csp.constants import SELF, WASM_UNSAFE_EVAL
-from csp.decorators import csp_replace
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.templatetags.static import static
-from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
 
-from referees import selectors, services, tablet
-from referees.entry import ANSWER_NAMES, CALL_NAMES, SUIT_NAMES, Entry, damaged
+from referees import selectors, services
+from referees.entry import Entry, damaged
 from referees.forms import (
     CardsForm,
     PairsForm,
@@ -41,16 +26,13 @@ from referees.forms import (
     VoidForm,
     posted_json,
 )
+from referees.views.context import _confirm_context, _tablet_context
+from referees.views.device import _device, _with_device
 from tournaments.errors import TournamentError
 from tournaments.models import Match
 from tournaments.results import drafts
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
-from tournaments.web.results_forms import AnswerForm
-
-DEVICE_COOKIE = "tanteo_device"
-_DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-DEVICE_COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
@@ -58,38 +40,6 @@ HAND_STATUS = {
     "void": gettext_lazy("Void"),
     "redeal": gettext_lazy("Dealt again"),
 }
-
-
-def _list_rows(matches: Any) -> list[dict[str, Any]]:
-    rows = []
-    for match in matches:
-        running = next((g for g in match.games.all() if g.winner_id is None), None)
-        rows.append({"match": match, "game": running})
-    return rows
-
-
-@login_required
-def my_matches(request: HttpRequest) -> HttpResponse:
-    matches = selectors.matches_for_referee(user=request.user)
-    return render(
-        request,
-        "referees/matches.html",
-        {
-            "rows": _list_rows(matches),
-            "organised": False,
-            "organiser": selectors.organises_any(user=request.user),
-        },
-    )
-
-
-@login_required
-def organised_matches(request: HttpRequest) -> HttpResponse:
-    matches = selectors.matches_for_organiser(user=request.user)
-    return render(
-        request,
-        "referees/matches.html",
-        {"rows": _list_rows(matches), "organised": True, "organiser": True},
-    )
 
 
 def _players(sheet: selectors.Sheet) -> list[tuple[str, str]]:
@@ -100,31 +50,6 @@ def _sides(sheet: selectors.Sheet) -> list[tuple[str, str]]:
     return [("A", sheet.match.team_a.name), ("B", sheet.match.team_b.name)]
 
 
-def _device(request: HttpRequest) -> str:
-    """This browser's device id: its cookie, or a new random one (set on the response)."""
-    known = request.COOKIES.get(DEVICE_COOKIE, "")
-    if _DEVICE_ID.fullmatch(known):
-        return known
-    if not hasattr(request, "_tanteo_device"):
-        request._tanteo_device = secrets.token_urlsafe(18)  # type: ignore[attr-defined]
-    return request._tanteo_device  # type: ignore[attr-defined]
-
-
-def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    device = _device(request)
-    if request.COOKIES.get(DEVICE_COOKIE) != device:
-        # Readable by the page's script (tabjs syncs through the API with the same id);
-        # it names a browser, it grants nothing.
-        response.set_cookie(
-            DEVICE_COOKIE,
-            device,
-            max_age=DEVICE_COOKIE_AGE,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
-        )
-    return response
-
-
 def _since(draft: result_selectors.DraftView) -> str:
     moment = draft.held_since or draft.updated_at
     return formats.time_format(timezone.localtime(moment), "H:i") if moment else ""
@@ -132,70 +57,6 @@ def _since(draft: result_selectors.DraftView) -> str:
 
 def _event_json(event: Any) -> str:
     return json.dumps(event, separators=(",", ":"))
-
-
-def _labels() -> dict[str, Any]:
-    """The translated words the tablet's script renders its buttons with."""
-    return {
-        "calls": {key: str(value) for key, value in CALL_NAMES.items()},
-        "answers": {key: str(value) for key, value in ANSWER_NAMES.items()},
-        "suits": {key: str(value) for key, value in SUIT_NAMES.items()},
-        "trick_to": _("Trick to %(players)s"),
-        "parda": _("Parda (tied trick)"),
-        "mazo": _("%(player)s goes to the mazo"),
-        "team_mazo": _("%(team)s go to the mazo"),
-        "save": _("Save hand"),
-        "undo": _("Undo the last event"),
-        "reset": _("Start the hand again"),
-        "reset_confirm": _("Yes, start the hand again"),
-        "reset_question": _("Start hand %(number)s again? What was entered is wiped."),
-        "reset_undo": _("Undo the restart"),
-        "keep": _("No, keep the hand"),
-        "mano": _("mano"),
-        "to_play": _("%(player)s plays"),
-        "sync": {
-            "saved": _("Saved on the server"),
-            "pending": _("Not yet on the server"),
-            "offline": _("Offline: kept on this tablet"),
-        },
-        "other_device": _("Another device is entering this match (since %(since)s)."),
-        "take_over": _("Take over on this device"),
-    }
-
-
-def _tablet_context(
-    request: HttpRequest,
-    sheet: selectors.Sheet,
-    entry: Entry | None,
-    draft: result_selectors.DraftView,
-) -> dict[str, Any]:
-    """What the tablet's script needs (docs/api.md, "The tablet page"), as JSON data: the
-    offline-first client's context (``referees.tablet``) with this device, the draft as the
-    server keeps it and the hand so far as the page shows it."""
-    match = sheet.match
-    shown = draft.to_dict()
-    if entry is not None:
-        shown["record"] = entry.to_draft()
-    context = tablet.tablet_context(sheet, shown, plays=match.entry == Match.Entry.CARDS)
-    context["urls"].update(
-        sheet=reverse("referees:sheet", args=[match.pk]),
-        matches=reverse("referees:matches"),
-    )
-    context.update(
-        entry=match.entry,
-        # The page and its script speak to the server as one device.
-        device=_device(request),
-        next_hand=sheet.info,
-        pairs=entry.default_pairs() if entry is not None and entry.choosing_pairs else None,
-        players={key: name for key, name in sheet.names.items() if key not in ("A", "B")},
-        sides={
-            "A": list(sheet.record.get("teams", {}).get("A", [])),
-            "B": list(sheet.record.get("teams", {}).get("B", [])),
-        },
-        # The script's own words win where both name one.
-        labels={**_labels(), **context["labels"]},
-    )
-    return context
 
 
 def _kept(record: dict[str, Any]) -> dict[str, Any]:
@@ -313,63 +174,6 @@ def _card_players(sheet: selectors.Sheet, entry: Entry) -> list[tuple[str, str]]
     """The players of the part being entered, in team order, with their names."""
     order = entry.current.state.order if entry.parts else ()
     return [(p, sheet.names.get(p, p)) for p in entry.team_order() if p in order]
-
-
-def _confirm_context(match: Any, user: Any, forms: dict[str, Any]) -> dict[str, Any] | None:
-    """The sides' answers to a finished result, and a form for each side still to answer:
-    the referee hands the tablet to the side, whose player confirms or disputes."""
-    if match.is_bye or match.status != Match.Status.FINISHED:
-        return None
-    answers = result_selectors.match_confirmations(match=match)
-    sides = []
-    for side, team in (("A", match.team_a), ("B", match.team_b)):
-        answer = answers.get(side)
-        form = None
-        if answer is None:
-            form = forms.get(f"answer{side}") or AnswerForm(match=match, side=side)
-        sides.append({"side": side, "team": team, "answer": answer, "form": form})
-    return {"sides": sides, "confirmed": match.confirmed_at is not None}
-
-
-@login_required
-def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
-    """A side answers the result on the tablet: its player confirms it, or disputes it with
-    a comment (then it goes to the organiser's queue)."""
-    match = selectors.match_for_referee(user=request.user, pk=match_id)
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    side = request.POST.get("side", "")
-    if side not in ("A", "B") or match.is_bye:
-        messages.error(request, _("Choose the side that answers."))
-        return redirect("referees:sheet", match.pk)
-    form = AnswerForm(request.POST, match=match, side=side)
-    dispute = request.POST.get("op") == "dispute"
-    if form.is_valid():
-        try:
-            if dispute:
-                result_services.match_dispute(
-                    match=match,
-                    side=side,
-                    comment=form.cleaned_data["comment"],
-                    by=request.user,
-                    player=form.chosen(),
-                )
-            else:
-                result_services.match_confirm(
-                    match=match, side=side, by=request.user, player=form.chosen()
-                )
-        except TournamentError as exc:
-            messages.error(request, exc.text)
-        else:
-            done = (
-                _("%(team)s disputes the result: the organiser has been told.")
-                if dispute
-                else _("%(team)s confirms the result.")
-            )
-            messages.success(request, done % {"team": form.team.name})
-            return redirect("referees:sheet", match.pk)
-    match_sheet = selectors.match_sheet(match=match)
-    return _render(request, match_sheet, None, forms={f"answer{side}": form}, status=400)
 
 
 def _problem_text(match: Any, user: Any) -> str:
@@ -645,77 +449,3 @@ def undo(request: HttpRequest, match_id: int) -> HttpResponse:
             "status": HAND_STATUS.get(last.status, last.status),
         },
     )
-
-
-# -- the offline-first tablet's files (referees.tablet) ---------------------------------
-# Public: they hold no data, only code, and the service worker fetches them on install.
-# Under /referee/ so the service worker's scope covers the pages and the engine's worker.
-
-# The engine's worker compiles WebAssembly (Pyodide): only its own policy allows that.
-WORKER_POLICY = {"script-src": [SELF, WASM_UNSAFE_EVAL], "connect-src": [SELF]}
-
-
-@require_GET
-def engine(request: HttpRequest, digest: str) -> HttpResponse:
-    """The ``scoring`` package as a zip, named by its content hash (cached for good)."""
-    current, data = tablet.engine_zip()
-    if digest != current:
-        raise Http404("Not the current engine.")
-    response = HttpResponse(data, content_type="application/zip")
-    response["Cache-Control"] = "public, max-age=31536000, immutable"
-    return response
-
-
-@require_GET
-@csp_replace(WORKER_POLICY)
-def worker(request: HttpRequest) -> HttpResponse:
-    """The Web Worker that runs the engine with Pyodide (templates/referees/worker.js)."""
-    response = render(
-        request,
-        "referees/worker.js",
-        {"pyodide": tablet.pyodide_base(), "engine": tablet.engine_url()},
-        content_type="text/javascript",
-    )
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-@require_GET
-def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker: keeps the tablet's pages, Pyodide and the engine offline."""
-    response = render(
-        request,
-        "referees/sw.js",
-        {
-            "cache": tablet.cache_name(),
-            "precache_json": json.dumps(tablet.cached_urls()),
-            "scope": reverse("referees:matches"),
-        },
-        content_type="text/javascript",
-    )
-    # Checked on every visit, so a new engine or Pyodide reaches the tablets.
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-@require_GET
-def manifest(request: HttpRequest) -> HttpResponse:
-    """The web app manifest: the tablet page installs as an app on the home screen."""
-    icons = [
-        {"src": static("tablet/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
-        {"src": static("tablet/icon-192.png"), "sizes": "192x192", "type": "image/png"},
-        {"src": static("tablet/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-    ]
-    data = {
-        "name": _("Tanteo – referee's tablet"),
-        "short_name": "Tanteo",
-        "description": _("Record the hands of your matches, even without network."),
-        "start_url": reverse("referees:matches"),
-        "scope": reverse("referees:matches"),
-        "display": "standalone",
-        "orientation": "any",
-        "background_color": "#f7f5ef",
-        "theme_color": "#1f5f4a",
-        "icons": icons,
-    }
-    return JsonResponse(data, content_type="application/manifest+json")
