@@ -1,0 +1,70 @@
+"""Forms of the organiser's and the day's pages. They only shape input: every rule is
+checked by a service.
+
+A form turns the fields into the keyword arguments of a service (``service_kwargs``);
+the view calls the service and puts a ``TournamentError`` back on the form with
+:func:`add_service_error`, on the field it names when there is one. One module per
+family: ``championships`` (a championship, its rules and tie-breaks), ``teams`` (entries,
+edits, substitutions), ``rounds`` (stages, tables, walkovers, referees of a round),
+``referees`` (the championship's referees and their invitations).
+"""
+
+from __future__ import annotations
+
+from tournaments.web.forms.base import (
+    add_service_error,
+)
+from tournaments.web.forms.championships import (
+    PRESET_CHOICES,
+    TABLE_SIZES,
+    ChampionshipCreateForm,
+    ChampionshipDetailsForm,
+    ChampionshipRulesForm,
+    RulesMixin,
+    TieBreakChainMixin,
+    rule_choices,
+)
+from tournaments.web.forms.referees import (
+    InvitationAcceptForm,
+    RefereeAddForm,
+    RefereeInviteForm,
+)
+from tournaments.web.forms.rounds import (
+    MatchAssignForm,
+    MatchAssignFormSet,
+    RefereeChoiceField,
+    RoundRefereeForm,
+    StageForm,
+    WalkoverForm,
+)
+from tournaments.web.forms.teams import (
+    SubstitutionForm,
+    TeamEditForm,
+    TeamForm,
+    TeamImportForm,
+)
+
+__all__ = [
+    "PRESET_CHOICES",
+    "TABLE_SIZES",
+    "ChampionshipCreateForm",
+    "ChampionshipDetailsForm",
+    "ChampionshipRulesForm",
+    "InvitationAcceptForm",
+    "MatchAssignForm",
+    "MatchAssignFormSet",
+    "RefereeAddForm",
+    "RefereeChoiceField",
+    "RefereeInviteForm",
+    "RoundRefereeForm",
+    "RulesMixin",
+    "StageForm",
+    "SubstitutionForm",
+    "TeamEditForm",
+    "TeamForm",
+    "TeamImportForm",
+    "TieBreakChainMixin",
+    "WalkoverForm",
+    "add_service_error",
+    "rule_choices",
+]
