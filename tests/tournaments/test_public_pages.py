@@ -526,3 +526,19 @@ def test_the_api_names_rounds_as_the_pages_do(db):
     stage_services.round_generate(stage=stage)
     body = client_for(language="es").get(f"{V1}/championships/{running.slug}/matches/").json()
     assert {(m["round_label"], m["round_name"]) for m in body["results"]} == {("W1", "Semifinales")}
+
+
+@pytest.mark.parametrize("language", ["es", "ca", "en"])
+def test_the_score_charts_numbers_are_never_written_the_readers_way(client, referee, language):
+    """Spanish and Catalan write 60,0 for 60.0: in an SVG coordinate that drew the
+    malas/buenas line at the top."""
+    match = singles()
+    result_services.hand_record(
+        match=match, record=penalty_hand(match, "A", 4), recorded_by=referee
+    )
+    html = page(client, match, language)
+    half = re.search(r'<line class="chart__half"[^>]*y1="([^"]+)"', html)
+    assert half is not None
+    assert half.group(1) == "60.0"  # half of 120 px: 15 of 30 points
+    points = re.findall(r'points="([^"]+)"', html)
+    assert points and all(re.fullmatch(r"[0-9.]+,[0-9.]+( [0-9.]+,[0-9.]+)*", p) for p in points)
