@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from config.views import after_login, set_language
+from config.views import after_login, favicon, set_language
 
 urlpatterns = [
     path("", include("tournaments.web.urls")),
@@ -30,6 +30,7 @@ urlpatterns = [
     # The language switch: links (GET) on every page, or a form (POST).
     path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
+    path("favicon.ico", favicon),
 ]
 
 # A form too large for DATA_UPLOAD_MAX_MEMORY_SIZE / _NUMBER_FIELDS gets the 413 page.

@@ -5,8 +5,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language, ngettext
 from django.views import defaults
@@ -53,6 +60,12 @@ def locked_out(
         {"failure_limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes},
         status=429,
     )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for by themselves: the site's icon (a 404 on
+    every page's first visit otherwise). Permanent: browsers keep the answer."""
+    return HttpResponsePermanentRedirect(static("tablet/icon-192.png"))
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

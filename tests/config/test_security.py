@@ -302,3 +302,15 @@ def test_the_csv_import_still_takes_a_file_of_almost_2_mb(client, db):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert championship.teams.count() == 2
+
+
+def test_the_favicon_browsers_ask_for_is_the_sites_icon(client, db):
+    """``/favicon.ico`` answered 404 on every page's first visit."""
+    from django.contrib.staticfiles import finders
+
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301
+    assert answer["Location"].endswith("tablet/icon-192.png")
+    assert finders.find("tablet/icon-192.png")
+    home = client.get("/").content.decode()
+    assert 'rel="icon"' in home
