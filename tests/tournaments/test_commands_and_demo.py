@@ -136,3 +136,28 @@ def test_load_demo_twice_creates_no_duplicates(db):
         assert (result["winner"] == "A") == (match.winner_id == match.team_a_id)
         assert any("play" in e for h in match.hands.all() for e in h.record["events"])
     assert json.dumps(Hand.objects.first().record)
+
+
+class _ClosedAfterOneLine(io.StringIO):
+    """A pipe whose reader stops after the first line (``manage.py export ... | head -1``)."""
+
+    def write(self, text: str) -> int:
+        if self.getvalue().count("\n") >= 1:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_an_export_read_only_in_part_stops_quietly(championship, make_teams, play_match):
+    """``export ... | head`` ended in a BrokenPipeError traceback, then "Cannot operate on
+    a closed database" from the export's query left open."""
+    make_teams(championship, 4)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    stage_services.round_generate(stage=stage)
+    for match in Match.objects.all():
+        play_match(match, match.team_a)
+    out = _ClosedAfterOneLine()
+    call_command("export", championship.slug, "hands", stdout=out, stderr=io.StringIO())
+    assert out.getvalue().startswith("\ufeff")
+    assert out.getvalue().count("\n") == 1
+    # The database is still usable afterwards.
+    assert Hand.objects.count() == 6

@@ -1,5 +1,7 @@
 """``manage.py export SLUG standings|matches|hands [-o FILE]``: a CSV export (docs/csv.md)."""
 
+import os
+import sys
 from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
@@ -25,8 +27,20 @@ class Command(TanteoCommand):
         chunks = export_csv(target, options["kind"])
         output: Path | None = options["output"]
         if output is None:
-            for chunk in chunks:
-                self.stdout.write(chunk, ending="")
+            try:
+                for chunk in chunks:
+                    self.stdout.write(chunk, ending="")
+                self.stdout.flush()
+            except BrokenPipeError:
+                # The reader stopped reading (``| head``): stop as quietly as other
+                # commands do, the export's query closed rather than left to the exit.
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()
+                if self.stdout._out is sys.stdout:
+                    # The interpreter flushes stdout once more on its way out: not into
+                    # the closed pipe.
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return
         try:
             with output.open("w", encoding="utf-8", newline="") as file:
