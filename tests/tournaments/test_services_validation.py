@@ -199,3 +199,28 @@ def test_the_admin_shows_every_model(admin_client, championship, make_teams, pla
     assert match.team_a.name in page.content.decode()
     assert admin_client.get(f"/admin/tournaments/round/{match.round_id}/change/").status_code == 200
     assert admin_client.get(f"/admin/tournaments/team/{match.team_a_id}/change/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("es", "tiene 1 jugador;", "tiene 3 jugadores;"),
+        ("ca", "té 1 jugador;", "té 3 jugadors;"),
+        ("en", "has 1 player;", "has 3 players;"),
+    ],
+)
+def test_a_teams_player_count_agrees_with_its_number(db, language, one, two):
+    """ "El equipo Solo tiene 1 jugadores": the plural came whatever the count."""
+    championship = ChampionshipFactory(team_size=2)
+    alone = championship_services.team_create(
+        championship=championship, name="Solo", players=["Ana", "Bea"]
+    )
+    alone.memberships.last().delete()
+    with pytest.raises(TournamentError) as incomplete:
+        championship_services.team_check_ready(alone, championship)
+    problems = championship_services.team_entry_problems(
+        championship=championship, team="Trío", players=["A", "B", "C"], captains=[]
+    )
+    with translation.override(language):
+        assert one in incomplete.value.messages[0]
+        assert any(two in problem.messages[0] for problem in problems)

@@ -304,3 +304,26 @@ def test_bracket_page_query_count_is_the_same_for_4_and_16_teams(
         counts[size] = len(captured)
         assert html.count('class="bracket__match"') > size // 2
     assert counts[4] == counts[16]
+
+
+@pytest.mark.parametrize(
+    ("language", "november", "october"),
+    [
+        ("ca", "22 de novembre de 2026", "22 d'octubre de 2026"),
+        ("es", "22 de noviembre de 2026", "22 de octubre de 2026"),
+    ],
+)
+def test_a_long_date_reads_as_its_language_writes_it(client, db, language, november, october):
+    """Catalan dates read "22 novembre de 2026" (Django's own catalog leaves the "de" out)."""
+    import datetime
+
+    from tests.tournaments.factories import ChampionshipFactory
+
+    for day, expected in (
+        (datetime.date(2026, 11, 22), november),
+        (datetime.date(2026, 10, 22), october),
+    ):
+        championship = ChampionshipFactory(start_date=day, end_date=day)
+        url = reverse("tournaments:championship", args=[championship.slug])
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert expected in html.replace("&#x27;", "'")

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, OPEN_ENTRIES
 from tournaments.championships.services.championships import lock_championship
@@ -31,9 +32,25 @@ from tournaments.signals import announce
 
 def _team_sizes_error(team: Team, size: int) -> TournamentError:
     return TournamentError(
-        _("Team %(team)s already has the %(size)s players this championship allows."),
+        ngettext_lazy(
+            "Team %(team)s already has the %(size)s player this championship allows.",
+            "Team %(team)s already has the %(size)s players this championship allows.",
+            size,
+        ),
         code="team_full",
         params={"team": team.name, "size": size},
+    )
+
+
+def _players_count_error(team: str, count: int, size: int, code: str) -> TournamentError:
+    return TournamentError(
+        ngettext_lazy(
+            "Team %(team)s has %(count)s player; this championship plays with %(size)s.",
+            "Team %(team)s has %(count)s players; this championship plays with %(size)s.",
+            count,
+        ),
+        code=code,
+        params={"team": team, "count": count, "size": size},
     )
 
 
@@ -134,13 +151,7 @@ def team_entry_problems(
     problems = []
     size = championship.team_size
     if len(players) > size:
-        problems.append(
-            TournamentError(
-                _("Team %(team)s has %(count)s players; this championship plays with %(size)s."),
-                code="team_too_big",
-                params={"team": team, "count": len(players), "size": size},
-            )
-        )
+        problems.append(_players_count_error(team, len(players), size, "team_too_big"))
     if len(captains) > 1:
         problems.append(
             TournamentError(
@@ -217,10 +228,8 @@ def team_check_ready(team: Team, championship: Championship) -> None:
     """Refuse a team that cannot play yet: incomplete, or a squad without its cap de colla."""
     members = list(team.memberships.all())
     if len(members) != championship.team_size:
-        raise TournamentError(
-            _("Team %(team)s has %(count)s players; this championship plays with %(size)s."),
-            code="team_incomplete",
-            params={"team": team.name, "count": len(members), "size": championship.team_size},
+        raise _players_count_error(
+            team.name, len(members), championship.team_size, "team_incomplete"
         )
     if championship.is_catalan and len(members) > 1 and not any(m.is_captain for m in members):
         raise TournamentError(
