@@ -5,6 +5,7 @@ public pages, exports and the API, and the printed sheets (HTML and PDF)."""
 from __future__ import annotations
 
 import csv
+import re
 import io
 import json
 from html import unescape
@@ -384,3 +385,16 @@ def test_the_table_list_prints_alone(client, day, organiser):
         text = pdf_text(pdf.content)
         assert "Table" in text and day["match"].team_a.name in text
         assert "Scoresheet" not in text
+
+
+def test_a_status_and_its_provisional_badge_read_as_two_words(client, day, organiser):
+    """The round's and the organiser's tables read "FinishedPROVISIONAL": no space between."""
+    slug = day["championship"].slug
+    round_page = reverse("tournaments:round", args=[slug, day["stage"].pk, 1])
+    client.force_login(organiser)
+    stage_page = reverse("organiser:stage", args=[slug, day["stage"].pk])
+    for url in (round_page, stage_page):
+        page = html(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+        text = re.sub(r"<[^>]+>", "", page)
+        assert "Finished Provisional" in re.sub(r"\s+", " ", text), url
+        assert "FinishedProvisional" not in text
