@@ -5,9 +5,9 @@ public pages, exports and the API, and the printed sheets (HTML and PDF)."""
 from __future__ import annotations
 
 import csv
-import re
 import io
 import json
+import re
 from html import unescape
 
 import pytest
