@@ -42,6 +42,7 @@ CONFLICTS = {
     "bad_status_change",
     "draft_other_device",
     "draft_stale",
+    "championship_draft",
 }
 
 

@@ -54,7 +54,7 @@ def test_spanish_is_the_default_language(client, open_championship):
 def test_dates_are_written_in_the_page_language(client, open_championship):
     catalan = client.get(HOME, HTTP_ACCEPT_LANGUAGE="ca").content.decode()
     english = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Del 23 abril de 2026 al 25 abril de 2026" in catalan
+    assert "Del 23 d'abril de 2026 al 25 d'abril de 2026" in catalan.replace("&#x27;", "'")
     assert "From April 23, 2026 to April 25, 2026" in english
 
 

@@ -53,10 +53,13 @@ class World:
 
 
 def build(status: str = Championship.Status.REGISTRATION) -> World:
-    championship = ChampionshipFactory(status=status)
+    # Its round generated with entries open (a draft generates none), then put in ``status``.
+    championship = ChampionshipFactory(status=Championship.Status.REGISTRATION)
     teams = [TeamFactory(championship=championship, seed=n) for n in range(1, 5)]
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     match = stage_services.round_generate(stage=stage)[0]
+    Championship.objects.filter(pk=championship.pk).update(status=status)
+    championship.refresh_from_db()
     spare = TeamFactory(championship=championship, seed=9)
     organiser = UserFactory()
     championship.organisers.add(organiser)

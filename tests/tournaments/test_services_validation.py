@@ -224,3 +224,19 @@ def test_a_teams_player_count_agrees_with_its_number(db, language, one, two):
     with translation.override(language):
         assert one in incomplete.value.messages[0]
         assert any(two in problem.messages[0] for problem in problems)
+
+
+def test_a_draft_generates_no_round(db):
+    """A draft is still being set up: its next round could be generated in one click."""
+    championship = ChampionshipFactory(status=Championship.Status.DRAFT)
+    for seed in range(1, 5):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    with pytest.raises(TournamentError) as refused:
+        stage_services.round_generate(stage=stage)
+    assert refused.value.code == "championship_draft"
+    assert not Match.objects.filter(stage=stage).exists()
+    championship_services.championship_set_status(
+        championship=championship, status=Championship.Status.REGISTRATION
+    )
+    assert len(stage_services.round_generate(stage=stage)) == 2

@@ -104,6 +104,13 @@ def round_generate(*, stage: Stage, number: int | None = None, confirm: bool = T
     championship's ``absent_teams`` says.
     """
     stage = lock_stage(stage)
+    if stage.championship.status == Championship.Status.DRAFT:
+        # A draft is still being set up: its teams, rules and stages may all change.
+        raise TournamentError(
+            _("Rounds are generated once the championship is out of draft: open its entries "
+              "or start it first."),
+            code="championship_draft",
+        )  # fmt: skip
     if number is not None and stage.rounds.filter(number__gte=number).exists():
         raise TournamentError(
             _("Round %(number)s has already been generated."),
