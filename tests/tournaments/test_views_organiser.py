@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
+from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
 from tournaments.models import Championship, Match, Team
 from tournaments.results import services as result_services
@@ -374,6 +375,38 @@ def test_rules_can_be_edited_on_the_overview(client, organiser):
     assert response.status_code == 302
     championship.refresh_from_db()
     assert championship.rules == {"preset": "argentine", "flor": True}
+
+
+def test_a_step_back_is_asked_again_before_it_is_taken(client, setup, organiser):
+    """A running championship went back to "entries open" in one click."""
+    championship = setup["championship"]
+    client.force_login(organiser)
+    url = reverse("organiser:championship_status", args=[championship.slug])
+    asked = client.post(url, {"status": "registration"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert asked.status_code == 200
+    assert "Move back to “Registration open”?" in asked.content.decode()
+    championship.refresh_from_db()
+    assert championship.status == Championship.Status.RUNNING
+    client.post(url, {"status": "registration", "confirm": "yes"})
+    championship.refresh_from_db()
+    assert championship.status == Championship.Status.REGISTRATION
+    # A step forward goes at once.
+    assert client.post(url, {"status": "running"}).status_code == 302
+    championship.refresh_from_db()
+    assert championship.status == Championship.Status.RUNNING
+
+
+def test_once_a_hand_is_recorded_the_rules_are_shown_not_offered(client, setup, organiser):
+    """The rules form stayed editable with hands recorded (the service then refused it)."""
+    championship, match = setup["championship"], setup["match"]
+    client.force_login(organiser)
+    url = reverse("organiser:championship", args=[championship.slug])
+    assert "Save the rules" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    result_services.match_start(match=match)
+    result_services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=None)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Save the rules" not in page
+    assert "the rules and tie-breaks are fixed" in page
 
 
 # -- teams -------------------------------------------------------------------------------------

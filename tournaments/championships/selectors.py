@@ -19,6 +19,7 @@ from tournaments.models import (
     REFEREES_GROUP,
     Championship,
     ChampionshipReferee,
+    Hand,
     Match,
     Membership,
     RefereeInvitation,
@@ -42,6 +43,18 @@ OPEN_ENTRIES = (Championship.Status.DRAFT, Championship.Status.REGISTRATION)
 def status_moves(championship: Championship) -> list[tuple[str, str]]:
     """The statuses ``championship`` may move to, as (value, label): one on, or one back."""
     return [(s.value, s.label) for s in STATUS_FLOW[Championship.Status(championship.status)]]
+
+
+def status_move_is_back(championship: Championship, status: str) -> bool:
+    """Whether moving ``championship`` to ``status`` goes back a step (the organiser is
+    asked to confirm it: a running championship reopened for entries, say)."""
+    order = list(Championship.Status.values)
+    return status in order and order.index(status) < order.index(championship.status)
+
+
+def rules_locked(championship: Championship) -> bool:
+    """Whether the championship's rules are fixed: once a hand is recorded, they are."""
+    return Hand.objects.filter(match__stage__championship=championship).exists()
 
 
 def entries_open(championship: Championship) -> bool:

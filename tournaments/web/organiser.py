@@ -121,6 +121,7 @@ def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "status_moves": championship_selectors.status_moves(championship),
         "rules_summary": championship_selectors.rules_summary(championship),
+        "rules_locked": championship_selectors.rules_locked(championship),
         "stages": championship.stages.all(),
         "team_count": championship.teams.count(),
     }
@@ -154,9 +155,21 @@ def championship_status(request: HttpRequest, slug: str) -> HttpResponse:
     championship = _championship(request, slug)
     if refused := _post_only(request):
         return refused
+    status = request.POST.get("status", "")
+    if championship_selectors.status_move_is_back(championship, status) and (
+        request.POST.get("confirm") != "yes"
+    ):
+        # A step back (play reopened for entries, a finished championship resumed) is
+        # asked again: one click by mistake would change what everyone may do.
+        label = Championship.Status(status).label
+        return render(
+            request,
+            "organiser/status_confirm.html",
+            {"championship": championship, "status": status, "label": label},
+        )
     try:
         championship = championship_services.championship_set_status(
-            championship=championship, status=request.POST.get("status", "")
+            championship=championship, status=status
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

@@ -12,12 +12,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from scoring import EngineError, RuleSet
-from tournaments.championships.selectors import STATUS_FLOW
+from tournaments.championships.selectors import STATUS_FLOW, rules_locked
 from tournaments.errors import TournamentError, from_engine, from_format
 from tournaments.formats.base import FormatError
 from tournaments.models import (
     Championship,
-    Hand,
     default_time_zone,
     validate_time_zone,
 )
@@ -216,7 +215,7 @@ def _standings_outdated(championship: Championship) -> None:
 def _rules_unlocked(championship: Championship) -> Championship:
     """The championship, locked, if its rules may still change."""
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
-    if Hand.objects.filter(match__stage__championship=championship).exists():
+    if rules_locked(championship):
         raise TournamentError(
             _("The rules cannot change once hands have been recorded."), code="rules_locked"
         )
