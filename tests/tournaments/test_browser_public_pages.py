@@ -83,6 +83,14 @@ def test_a_spectator_on_a_phone_never_scrolls_sideways(browser, live_server, sho
             page.screenshot(path=str(shots / f"public-{name}-{size}.png"), full_page=True)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"{name} is {width}px wide at {size}"
+            if name == "bracket":
+                # "The bracket scrolls sideways" only where it does.
+                hint = page.locator(".scroll-hint")
+                scrolls = page.evaluate(
+                    "(() => { const b = document.querySelector('.bracket');"
+                    " return b.scrollWidth > b.clientWidth; })()"
+                )
+                assert hint.is_visible() == scrolls, f"the scroll hint at {size}"
         context.close()
     assert csp_violations == []
 

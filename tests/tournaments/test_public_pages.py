@@ -316,11 +316,16 @@ def test_the_bracket_names_its_rounds_and_where_future_teams_come_from(client, d
     url = reverse("tournaments:bracket", args=[running.slug, stage.pk])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
     assert ">Quarter-finals" in html and ">Semi-finals" in html and ">Final" in html
-    assert "Winner of W1-1" in html and "Winner of W2-2" in html
+    # The bracket's matches numbered for people (W1-1 means nothing to a reader): the
+    # quarter-finals 1 to 4, the semi-finals 5 and 6, the final 7.
+    assert "Winner of match 1" in html and "Winner of match 4" in html
+    assert "Winner of match 5" in html and "Winner of match 6" in html
+    assert "W1-1" not in html and "W2-2" not in html
+    assert ">Match 1<" in html and ">Match 7<" in html
     assert "…" not in html
     assert "Ronda W1" not in html and "Round W1" not in html
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="es"))
-    assert ">Cuartos de final" in html and "Ganador de W1-3" in html
+    assert ">Cuartos de final" in html and "Ganador del partido 3" in html
 
 
 # -- Standings ---------------------------------------------------------------------

@@ -184,6 +184,7 @@ def _rounds_context(stage: Stage) -> dict[str, Any]:
 @dataclass(frozen=True)
 class BracketCell:
     id: str
+    number: int  # "Match 3": the bracket's matches numbered in order, for people
     teams: list[tuple[str, bool, bool]]  # (name, won, known) per slot
     match: Match | None
 
@@ -199,13 +200,14 @@ _LABEL_PREFIX = {Section.WINNERS: "W", Section.LOSERS: "L"}
 _SECTION_LABEL = {Section.FINAL: "GF", Section.RESET: "GF2", Section.THIRD_PLACE: "P3"}
 
 
-def _slot_source(source: str) -> str:
-    """Where a future slot's team comes from, in words: "Winner of W1-3"."""
+def _slot_source(source: str, numbers: dict[str, int]) -> str:
+    """Where a future slot's team comes from, in words: "Winner of match 3" (the
+    bracket's own codes, W1-3, mean nothing to a reader)."""
     kind, _sep, match_id = source.partition(" ")
-    if kind == "winner":
-        return _("Winner of %(match)s") % {"match": match_id}
-    if kind == "loser":
-        return _("Loser of %(match)s") % {"match": match_id}
+    if kind == "winner" and match_id in numbers:
+        return _("Winner of match %(number)s") % {"number": numbers[match_id]}
+    if kind == "loser" and match_id in numbers:
+        return _("Loser of match %(number)s") % {"number": numbers[match_id]}
     if source == "losers-bracket champion":
         return _("Losers' bracket champion")
     return _("To be decided")
@@ -220,9 +222,12 @@ def bracket_columns(
     order = [Section.WINNERS, Section.LOSERS, Section.FINAL, Section.RESET, Section.THIRD_PLACE]
     grouped: dict[tuple[int, int], list[BracketCell]] = {}
     labels: dict[tuple[int, int], str] = {}
-    for slot in bracket.matches.values():
-        if slot.void:
-            continue
+    slots = sorted(
+        (slot for slot in bracket.matches.values() if not slot.void),
+        key=lambda slot: (order.index(slot.section), slot.round, slot.index),
+    )
+    numbers = {slot.id: number for number, slot in enumerate(slots, start=1)}
+    for slot in slots:
         key = (order.index(slot.section), slot.round)
         stored = view.matches.get(slot.id)
         names = []
@@ -233,8 +238,9 @@ def bracket_columns(
             elif empty:
                 names.append((_("bye"), False, False))
             else:
-                names.append((_slot_source(source), False, False))
-        grouped.setdefault(key, []).append(BracketCell(id=slot.id, teams=names, match=stored))
+                names.append((_slot_source(source, numbers), False, False))
+        cell = BracketCell(id=slot.id, number=numbers[slot.id], teams=names, match=stored)
+        grouped.setdefault(key, []).append(cell)
         prefix = _LABEL_PREFIX.get(slot.section)
         labels[key] = f"{prefix}{slot.round}" if prefix else _SECTION_LABEL[slot.section]
     return [
