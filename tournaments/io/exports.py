@@ -28,6 +28,7 @@ from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.standings import selectors as standing_selectors
+from tournaments.standings import tiebreaks
 
 BOM = "\ufeff"
 CHUNK_SIZE = 2000
@@ -127,8 +128,23 @@ def _number(value: float) -> float:
     return int(value) if float(value).is_integer() else value
 
 
+def tiebreaks_text(metrics: dict[str, float | None]) -> str:
+    """A standing line's tie-breaks as a spreadsheet reads them, in the chain's order:
+    ``key=value`` pairs, those not needed (a head-to-head among no tie) and the drawing of
+    lots (a random number, never meant to be read) left out.
+
+    >>> tiebreaks_text({"points": 2.0, "head_to_head": None, "buchholz": 3.5, "lots": 0.41})
+    'points=2; buchholz=3.5'
+    """
+    return "; ".join(
+        f"{key}={_number(value)}"
+        for key, value in metrics.items()
+        if value is not None and key != tiebreaks.DrawingOfLots.key
+    )
+
+
 def export_standings(championship: Championship) -> Iterator[str]:
-    """Standings of every stage (and group), best first; ``tiebreaks`` as JSON."""
+    """Standings of every stage (and group), best first (:func:`tiebreaks_text`)."""
 
     def rows() -> Iterator[list[Any]]:
         for stage in championship.stages.select_related("championship").prefetch_related("groups"):
@@ -152,7 +168,7 @@ def export_standings(championship: Championship) -> Iterator[str]:
                         line.chicos_against,
                         line.tantos_for,
                         line.tantos_against,
-                        json.dumps(line.metrics, sort_keys=True),
+                        tiebreaks_text(line.metrics),
                     ]
 
     return _csv_lines(STANDINGS_COLUMNS, rows())
