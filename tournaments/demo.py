@@ -247,17 +247,26 @@ def _referees() -> list:
     return result
 
 
-def _play(rng: random.Random, matches: Sequence[Match], referees: list, start: datetime.datetime):
+def _assign(matches: Sequence[Match], referees: list, start: datetime.datetime) -> None:
+    """Give each match its table, time and one of the demo referees: a demo referee given
+    a password finds matches to record (those not played here)."""
     for table, match in enumerate(matches, start=1):
+        if not match.is_bye:
+            result_services.match_assign(
+                match=match,
+                table=str(table),
+                scheduled_at=start + datetime.timedelta(minutes=30 * (table // 5)),
+                referee=referees[table % len(referees)],
+            )
+
+
+def _play(rng: random.Random, matches: Sequence[Match], referees: list, start: datetime.datetime):
+    _assign(matches, referees, start)
+    for match in matches:
         if match.is_bye:
             continue
-        referee = referees[table % len(referees)]
-        result_services.match_assign(
-            match=match,
-            table=str(table),
-            scheduled_at=start + datetime.timedelta(minutes=30 * (table // 5)),
-            referee=referee,
-        )
+        match.refresh_from_db()
+        referee = match.referee
         match = result_services.match_start(match=match)
         a, b = match.team_a.seed or 99, match.team_b.seed or 99
         # The better seed wins two times in three: upsets happen.
@@ -303,7 +312,13 @@ def _argentine(today: datetime.date, referees: list) -> Championship:
         created = stage_services.round_generate(stage=stage)
         _play(rng, created, referees, start + datetime.timedelta(hours=2 * number))
     quarters = sorted(stage_services.round_generate(stage=stage), key=lambda m: m.bracket_id)
+    _assign(quarters, referees, start + datetime.timedelta(days=1))
     _play(rng, quarters[:2], referees, start + datetime.timedelta(days=1))
+    # The semi-final the two played quarter-finals made: a table and a referee too.
+    waiting = stage.matches.filter(referee__isnull=True, team_b__isnull=False).exclude(
+        status__in=Match.DECIDED
+    )
+    _assign(list(waiting.order_by("pk")), referees, start + datetime.timedelta(days=1, hours=2))
     return championship
 
 
@@ -345,6 +360,7 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
         created = stage_services.round_generate(stage=stage)
         _play(rng, created, referees, start + datetime.timedelta(hours=2 * number))
     third = sorted(stage_services.round_generate(stage=stage), key=lambda m: m.pk)
+    _assign(third, referees, start + datetime.timedelta(hours=4))
     _play(rng, third[:2], referees, start + datetime.timedelta(hours=4))
     return championship
 

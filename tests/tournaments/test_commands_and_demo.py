@@ -161,3 +161,24 @@ def test_an_export_read_only_in_part_stops_quietly(championship, make_teams, pla
     assert out.getvalue().count("\n") == 1
     # The database is still usable afterwards.
     assert Hand.objects.count() == 6
+
+
+def test_the_demo_referees_have_matches_to_record(db):
+    """Every unplayed match of the demo had no referee: a demo referee given a password
+    (README) could record nothing until the organiser assigned him."""
+    from django.contrib.auth import get_user_model
+
+    from referees import selectors as referee_selectors
+
+    run("load_demo")
+    unplayed = Match.objects.filter(
+        stage__championship__status=Championship.Status.RUNNING, team_b__isnull=False
+    ).exclude(status__in=Match.DECIDED)
+    assert unplayed.exists()
+    assert not unplayed.filter(referee__isnull=True).exists()
+    for username in ("arbitro.demo", "arbitra.demo"):
+        referee = get_user_model().objects.get(username=username)
+        waiting = referee_selectors.matches_for_referee(user=referee).exclude(
+            status__in=Match.DECIDED
+        )
+        assert waiting.exists(), username
