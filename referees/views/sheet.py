@@ -99,6 +99,10 @@ def _render(
         "hand_rows": [
             {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
         ],
+        # Offered only when it would be done (a result confirmed at the table is the
+        # organiser's to correct).
+        "may_delete_hand": bool(sheet.hands)
+        and result_selectors.result_change_problem(match=match, user=request.user) is None,
         "draft": draft,
         "held_elsewhere": held_elsewhere,
         "since": _since(draft),

@@ -398,3 +398,18 @@ def test_a_status_and_its_provisional_badge_read_as_two_words(client, day, organ
         text = re.sub(r"<[^>]+>", "", page)
         assert "Finished Provisional" in re.sub(r"\s+", " ", text), url
         assert "FinishedProvisional" not in text
+
+
+def test_a_confirmed_result_offers_the_referee_no_hand_to_delete(client, day, organiser):
+    """After both sides confirmed, "Delete the last hand" led to a page, then to "only the
+    organiser may correct it now. Nothing was saved."."""
+    match = day["match"]
+    client.force_login(day["referee"])
+    sheet = reverse("referees:sheet", args=[match.pk])
+    assert "Delete the last hand" in html(client.get(sheet, HTTP_ACCEPT_LANGUAGE="en"))
+    result_services.match_confirm(match=match, side="A", by=day["referee"])
+    result_services.match_confirm(match=match, side="B", by=day["referee"])
+    assert "Delete the last hand" not in html(client.get(sheet, HTTP_ACCEPT_LANGUAGE="en"))
+    # The organiser still may: his correction pages are his way.
+    client.force_login(organiser)
+    assert "Delete the last hand" in html(client.get(sheet, HTTP_ACCEPT_LANGUAGE="en"))
