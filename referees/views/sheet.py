@@ -99,10 +99,13 @@ def _render(
         "hand_rows": [
             {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
         ],
-        # Offered only when it would be done (a result confirmed at the table is the
-        # organiser's to correct).
+        # Offered only when it would be done: a decided result confirmed at the table is
+        # the organiser's to correct (asked only then: a tap during play costs nothing).
         "may_delete_hand": bool(sheet.hands)
-        and result_selectors.result_change_problem(match=match, user=request.user) is None,
+        and (
+            not match.is_decided
+            or result_selectors.result_change_problem(match=match, user=request.user) is None
+        ),
         "draft": draft,
         "held_elsewhere": held_elsewhere,
         "since": _since(draft),
