@@ -281,7 +281,8 @@ def test_a_published_page_is_withdrawn_by_a_write_while_redis_is_gone(
 def test_a_page_reconnected_after_redis_is_back_hears_what_it_missed(site_redis, monkeypatch):
     """The writes made while Redis was away are announced once it is back: a page whose
     socket reopened meanwhile refetches."""
-    monkeypatch.setattr(announce, "CATCH_UP_INTERVAL", 1.0)  # the socket opens before it runs
+    # Long enough for Redis to start and the socket to open first, even on a busy machine.
+    monkeypatch.setattr(announce, "CATCH_UP_INTERVAL", 3.0)
     match = make_match()
     result_services.match_start(match=match)
     site_redis.stop()
@@ -293,7 +294,7 @@ def test_a_page_reconnected_after_redis_is_back_hears_what_it_missed(site_redis,
         socket = WebsocketCommunicator(application, f"/ws/live/?topics=m.{match.pk}", ORIGIN)
         connected, _ = await socket.connect()
         assert connected
-        told = await socket.receive_json_from(timeout=3)
+        told = await socket.receive_json_from(timeout=8)
         assert told == {"topic": f"m.{match.pk}", "what": "recovered"}
         await socket.disconnect()
 
