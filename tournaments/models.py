@@ -550,6 +550,12 @@ class Match(models.Model):
         return credited
 
     @property
+    def round_name(self) -> str:
+        """Its round's name for people, its own stage naming a bracket's rounds ("Quarter-
+        finals", not "Knockout round 1" as the round alone says without its stage)."""
+        return self.round.name_in(self.stage)
+
+    @property
     def is_provisional(self) -> bool:
         """A result played out at the table that its sides have not both confirmed yet.
 

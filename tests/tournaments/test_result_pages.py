@@ -413,3 +413,31 @@ def test_a_confirmed_result_offers_the_referee_no_hand_to_delete(client, day, or
     # The organiser still may: his correction pages are his way.
     client.force_login(organiser)
     assert "Delete the last hand" in html(client.get(sheet, HTTP_ACCEPT_LANGUAGE="en"))
+
+
+def test_a_knockout_round_has_one_name_on_every_page(client, organiser):
+    """Public pages said "Semi-finals", the referee's breadcrumb and the printed scoresheet
+    "Knockout round 1"."""
+    championship = ChampionshipFactory(status=Championship.Status.RUNNING)
+    championship.organisers.add(organiser)
+    for seed in range(1, 5):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="single_elimination")
+    referee = RefereeFactory()
+    match = stage_services.round_generate(stage=stage)[0]
+    result_services.match_assign(match=match, table="1", referee=referee)
+    public = reverse("tournaments:match", args=[championship.slug, match.pk])
+    assert "Semi-finals" in html(client.get(public, HTTP_ACCEPT_LANGUAGE="en"))
+    client.force_login(referee)
+    for_referee = [reverse("referees:sheet", args=[match.pk]), reverse("referees:matches")]
+    client.force_login(organiser)
+    for_organiser = [
+        reverse("organiser:print_scoresheet", args=[championship.slug, match.pk]),
+        reverse("organiser:match_results", args=[championship.slug, match.pk]),
+    ]
+    for user, urls in ((referee, for_referee), (organiser, for_organiser)):
+        client.force_login(user)
+        for url in urls:
+            page = html(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+            assert "Semi-finals" in page, url
+            assert "Knockout round" not in page, url
