@@ -905,3 +905,15 @@ def test_add_team_sent_twice_adds_one_team(client, organiser, registration):
     assert "This championship already has a team called Los Anchos." in response.content.decode()
     assert registration.teams.count() == 1
     assert registration.teams.get().memberships.count() == 2
+
+
+def test_the_import_help_points_to_the_templates_where_they_are(client, organiser, registration):
+    """The help said "download the template below" of links printed above it."""
+    client.force_login(organiser)
+    page = client.get(
+        reverse("organiser:teams", args=[registration.slug]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    links = page.index(reverse("organiser:teams_template", args=[registration.slug, "en"]))
+    help_text = page.index("download the template above")
+    assert links < help_text
+    assert "template below" not in page

@@ -81,7 +81,7 @@ class TeamImportForm(forms.Form):
         label=_("CSV file of teams"),
         help_text=_(
             "UTF-8, one row per player with the columns team and player (seed, club and"
-            " captain are optional); download the template below."
+            " captain are optional); download the template above, in your language."
         ),
     )
 
