@@ -133,3 +133,21 @@ def test_the_schema_and_its_docs_are_served_without_a_cdn(db):
     assert "cdn" not in docs.lower()
     assert "<script>" not in docs  # no inline script: the settings come as a file
     assert browser.get("/api/docs/?script=")["Content-Type"] == "application/javascript"
+
+
+def test_the_token_pages_date_ends_its_sentence_once(db):
+    """English dates end in "p.m.": "Created on ... p.m.." ended in two periods."""
+    import datetime
+
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user("ana", password="x")
+    token = Token.objects.create(user=user)
+    afternoon = timezone.make_aware(datetime.datetime(2026, 11, 25, 15, 30))
+    Token.objects.filter(pk=token.pk).update(created=afternoon)
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(user)
+    page = browser.get("/api/token/").content.decode()
+    assert "Created: Nov. 25, 2026, 3:30 p.m." in page
+    assert "p.m.." not in page

@@ -531,3 +531,15 @@ def test_a_table_is_named_once(table, shown):
 
     with translation.override("en"):
         assert table_label(table) == shown
+
+
+def test_an_invitations_expiry_is_a_date_nobody_misreads(organiser_client, organiser, championship):
+    """It read "12/01/2026": the 1st of December, or the 12th of January?"""
+    championship_services.referee_invite(championship=championship, invited_by=organiser)
+    page = organiser_client.get(
+        url("referees", championship.slug), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    until = re.search(r"hasta ([^<]+)</span>", page)
+    assert until is not None
+    assert not re.search(r"\d{1,2}/\d{1,2}/\d{4}", until.group(1))
+    assert re.search(r"\d{1,2} de [a-z]+ de \d{4}", until.group(1))
