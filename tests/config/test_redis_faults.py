@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 import redis
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.test import Client
@@ -228,8 +228,6 @@ def test_once_redis_is_back_a_writes_announcement_reaches_a_live_page_again(site
 
 
 async def _in_thread(write):
-    from asgiref.sync import sync_to_async
-
     return await sync_to_async(write, thread_sensitive=False)()
 
 
