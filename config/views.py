@@ -33,7 +33,7 @@ def after_login(request: HttpRequest) -> HttpResponse:
     """
     user = request.user
     if not referee_selectors.organises_any(user=user) and (
-        referee_selectors.matches_for_referee(user=user).exists()
+        referee_selectors.matches_for_referee(user=user)
     ):
         return redirect("referees:matches")
     return redirect("organiser:dashboard")

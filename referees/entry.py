@@ -22,7 +22,7 @@ from typing import Any
 
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from scoring import (
     Action,
@@ -86,6 +86,10 @@ class Button:
     group: str  # trick, answer, call, settle, mestre
     side: str | None = None
     player: str | None = None
+    # What the button shows under its player's name ("truco", "quiero"): the sheet seats
+    # a player's calls and answers in a row after his name, the label stays its
+    # accessible name.
+    short: str = ""
 
 
 def bad_pairs() -> TournamentError:
@@ -291,28 +295,21 @@ class Entry:
                     group=group,
                     side=side if side in state.sides else None,
                     player=by,
+                    short=short_label(action) or label,
                 )
             )
         return groups
 
-    def calls_by_player(self) -> list[tuple[str, str, list[Button]]]:
-        """Calls and mazo grouped under each player: (name, side, buttons), side A's
-        players first then side B's, each in team order: a player keeps his place on the
-        screen from hand to hand (the mano is marked, not moved)."""
-        return [
-            (self.names.get(p, p), side, buttons)
-            for side in ("A", "B")
-            for p, buttons in self.side_calls(side)
-        ]
-
     def side_calls(self, side: str) -> list[tuple[str, list[Button]]]:
-        """A side's players in team order with their call and mazo buttons."""
+        """A side's players in team order with their answers, calls and mazo: everything
+        a player may do sits on his card, so that six players' actions fit one screen."""
         if not self.parts:
             return []
         state = self.current.state
         players = [p for p in self.team_order() if state.team.get(p) == side]
         by_player: dict[str, list[Button]] = {p: [] for p in players}
-        for button in self.buttons()["call"]:
+        groups = self.buttons()
+        for button in groups["answer"] + groups["call"]:
             if button.player in by_player:
                 by_player[button.player].append(button)
         return [(p, by_player[p]) for p in players if p in state.order]
@@ -379,6 +376,18 @@ def side_players(state: HandState, side: str, names: Mapping[str, str]) -> str:
     # Team order, not playing order: a side's buttons read the same every hand.
     players = [names.get(p, p) for p, s in state.team.items() if s == side]
     return str(get_text_list(players, _("and")))
+
+
+def short_label(action: Action) -> str:
+    """A call, an answer or a mazo without its player ("truco", "quiero"), for a button
+    that sits after the player's name; empty for any other action."""
+    if isinstance(action, Call):
+        return str(CALL_NAMES.get(action.call, action.call))
+    if isinstance(action, Answer):
+        return str(ANSWER_NAMES.get(action.answer, action.answer))
+    if isinstance(action, Mazo):
+        return pgettext("a button after a player's name", "mazo")
+    return ""
 
 
 def describe(action: Action, state: HandState, names: Mapping[str, str]) -> str:

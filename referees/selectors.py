@@ -9,44 +9,93 @@ hands may be written there and then is the services' rule
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import EngineError, Phase, RuleSet, next_hand, phase
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
-from tournaments.models import Hand, HandDraft, Match
+from tournaments.models import Hand, HandDraft, Match, MatchConfirmation
 from tournaments.results import records
 
 _OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+# A finished match is listed until the end of its day, where its championship plays.
+_DONE_WITHIN = datetime.timedelta(hours=36)
 
 
 def _list_queryset() -> QuerySet[Match]:
     return (
-        Match.objects.filter(status__in=_OPEN, team_b__isnull=False)
+        Match.objects.filter(team_b__isnull=False)
         .select_related("stage__championship", "round", "team_a", "team_b", "referee")
-        .prefetch_related("games")
+        .prefetch_related("games", "confirmations")
         .order_by("scheduled_at", "table", "pk")
     )
 
 
-def matches_for_referee(*, user: Any) -> QuerySet[Match]:
-    """The matches assigned to ``user`` that are not finished, soonest first."""
-    return _list_queryset().filter(referee=user)
+@dataclass
+class MatchList:
+    """A referee's matches by what they wait for: each list soonest first."""
+
+    in_play: list[Match]
+    to_play: list[Match]
+    awaiting: list[Match]  # played out, waiting for both sides' confirmation
+    disputed: list[Match]  # played out, a side disputes the result
+    done_today: list[Match]  # decided today (confirmed, or the organiser's decision)
+
+    def __bool__(self) -> bool:
+        return any(self.sections())
+
+    def sections(self) -> list[list[Match]]:
+        return [self.in_play, self.to_play, self.awaiting, self.disputed, self.done_today]
 
 
-def matches_for_organiser(*, user: Any) -> QuerySet[Match]:
-    """The unfinished matches of the championships ``user`` manages."""
+def _sorted(matches: QuerySet[Match], *, now: datetime.datetime) -> MatchList:
+    found = MatchList([], [], [], [], [])
+    since = now - _DONE_WITHIN
+    candidates = matches.filter(
+        Q(status__in=_OPEN)
+        | Q(status=Match.Status.FINISHED, confirmed_at__isnull=True)
+        | Q(finished_at__gte=since)
+    )
+    for match in candidates:
+        if match.status == Match.Status.IN_PROGRESS:
+            found.in_play.append(match)
+        elif match.status == Match.Status.SCHEDULED:
+            found.to_play.append(match)
+        elif match.is_provisional:
+            disputed = any(
+                c.status == MatchConfirmation.Status.DISPUTED for c in match.confirmations.all()
+            )
+            (found.disputed if disputed else found.awaiting).append(match)
+        elif _same_day(match.finished_at, now, match.stage.championship.zone):
+            found.done_today.append(match)
+    return found
+
+
+def _same_day(moment: datetime.datetime | None, now: datetime.datetime, zone: Any) -> bool:
+    return moment is not None and moment.astimezone(zone).date() == now.astimezone(zone).date()
+
+
+def matches_for_referee(*, user: Any, now: datetime.datetime | None = None) -> MatchList:
+    """The matches assigned to ``user``: in play, to play, waiting for the sides'
+    confirmation, disputed, and those decided today."""
+    return _sorted(_list_queryset().filter(referee=user), now=now or timezone.now())
+
+
+def matches_for_organiser(*, user: Any, now: datetime.datetime | None = None) -> MatchList:
+    """The same lists for the matches of the championships ``user`` manages."""
     queryset = _list_queryset()
-    if championship_selectors.manages_every_championship(user):
-        return queryset
-    managed = championship_selectors.championships_managed(user=user)
-    return queryset.filter(stage__championship__in=managed)
+    if not championship_selectors.manages_every_championship(user):
+        managed = championship_selectors.championships_managed(user=user)
+        queryset = queryset.filter(stage__championship__in=managed)
+    return _sorted(queryset, now=now or timezone.now())
 
 
 def organises_any(*, user: Any) -> bool:
@@ -116,7 +165,7 @@ class Sheet:
     def score_view(self) -> list[dict[str, Any]]:
         """Each side's running score of the current chico/joc, with its phase in words
         (malas/buenas, or the Catalan mestre) as the engine names it."""
-        score = self.info["score"] if self.info else {"A": 0, "B": 0}
+        score = self.info["score"] if self.info else self._final_score()
         games = {"A": self.match.chicos_a, "B": self.match.chicos_b}
         teams = {"A": self.match.team_a, "B": self.match.team_b}
         rows = []
@@ -133,6 +182,13 @@ class Sheet:
                 }
             )
         return rows
+
+    def _final_score(self) -> dict[str, int]:
+        """A decided match's last chico/joc as it ended (0–0 when none was played)."""
+        games = list(self.match.games.all())
+        if not games:
+            return {"A": 0, "B": 0}
+        return {"A": games[-1].score_a, "B": games[-1].score_b}
 
     def seat_names(self) -> list[dict[str, str]]:
         side_a = set(records.lineup(self.match)["A"])

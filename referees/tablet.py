@@ -26,7 +26,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 import scoring
 from referees.entry import ANSWER_NAMES, CALL_NAMES, CARD_NAMES, SUIT_NAMES
@@ -167,6 +167,7 @@ def labels() -> dict[str, Any]:
         "trick": _("Trick to %(players)s"),
         "parda": _("Parda (tied trick)"),
         "mazo": _("%(player)s goes to the mazo"),
+        "to_the_mazo": pgettext("a button after a player's name", "mazo"),
         "envido_winner": _("Envido to %(players)s"),
         "flor_winner": _("Flor to %(players)s"),
         "envido_points": _("Envido declared: %(values)s"),

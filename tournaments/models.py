@@ -513,7 +513,14 @@ class Match(models.Model):
 
     @property
     def is_bye(self) -> bool:
+        """No opponent: a bye, or a team absent at check-in (``is_absence``)."""
         return self.team_b_id is None
+
+    @property
+    def is_absence(self) -> bool:
+        """A team absent at check-in: alone in its match, which it lost by walkover (a bye
+        is a win without an opponent; the lists must not call the one the other)."""
+        return self.team_b_id is None and self.outcome == self.Outcome.WALKOVER
 
     @property
     def is_decided(self) -> bool:

@@ -9,11 +9,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from referees import selectors
 
 
-def _list_rows(matches: Any) -> list[dict[str, Any]]:
+def _rows(matches: list[Any]) -> list[dict[str, Any]]:
     rows = []
     for match in matches:
         running = next((g for g in match.games.all() if g.winner_id is None), None)
@@ -21,14 +22,26 @@ def _list_rows(matches: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _sections(found: selectors.MatchList) -> list[dict[str, Any]]:
+    """The lists in the order a referee looks for them, the empty ones left out."""
+    titles = [
+        (found.in_play, _("In play")),
+        (found.to_play, _("To play")),
+        (found.awaiting, _("Waiting for the teams' confirmation")),
+        (found.disputed, _("Disputed")),
+        (found.done_today, _("Done today")),
+    ]
+    return [{"title": title, "rows": _rows(matches)} for matches, title in titles if matches]
+
+
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
-    matches = selectors.matches_for_referee(user=request.user)
+    found = selectors.matches_for_referee(user=request.user)
     return render(
         request,
         "referees/matches.html",
         {
-            "rows": _list_rows(matches),
+            "sections": _sections(found),
             "organised": False,
             "organiser": selectors.organises_any(user=request.user),
         },
@@ -37,9 +50,9 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def organised_matches(request: HttpRequest) -> HttpResponse:
-    matches = selectors.matches_for_organiser(user=request.user)
+    found = selectors.matches_for_organiser(user=request.user)
     return render(
         request,
         "referees/matches.html",
-        {"rows": _list_rows(matches), "organised": True, "organiser": True},
+        {"sections": _sections(found), "organised": True, "organiser": True},
     )

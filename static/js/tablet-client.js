@@ -540,6 +540,33 @@
     });
   }
 
+  function shortLabel(ev) {
+    // A call, an answer or a mazo without its player, as referees.entry.short_label: the
+    // button sits after the player's name; its whole sentence is its accessible name.
+    if ("call" in ev) {
+      return L.call_names[ev.call] || ev.call;
+    }
+    if ("answer" in ev) {
+      return L.answer_names[ev.answer] || ev.answer;
+    }
+    if ("mazo" in ev) {
+      return L.to_the_mazo;
+    }
+    return describe(ev, partOrder());
+  }
+
+  function callButton(action) {
+    var label = describe(action.event, partOrder());
+    return el("button", {
+      class: "call-button side-" + action.side + (action.group === "answer" ? " call-button--answer" : ""),
+      type: "button",
+      "data-event": JSON.stringify(action.event),
+      "aria-label": label,
+      title: label,
+      text: shortLabel(action.event),
+    });
+  }
+
   function partOrder() {
     // The players of the pica-pica pair being entered (null in a whole hand).
     return view.pairs && view.parts.length ? view.parts[view.parts.length - 1].order : null;
@@ -549,7 +576,7 @@
     if (!actions.length) {
       return null;
     }
-    return el("fieldset", { class: "entry-group" + (extra || "") }, [
+    return el("fieldset", { class: "entry-group entry-group--row" + (extra || "") }, [
       el("legend", { text: legend }),
       el("div", { class: "button-row" }, actions.map(function (a) {
         return eventButton(a);
@@ -667,7 +694,7 @@
         ])
       );
     }
-    return el("details", { class: "entry-group referee-tools" }, children);
+    return el("details", { class: "referee-tools entry-tools__more" }, children);
   }
 
   function resetBoxes() {
@@ -724,7 +751,7 @@
     ].concat(rows));
   }
 
-  function sideColumns(calls, teamMazo) {
+  function sideColumns(calls, teamMazo, answering) {
     // The two sides keep their places (A left, B right) from hand to hand; the mano is
     // marked, not moved. Who is in, mano or at the mazo is the engine's word (view.sides).
     var columns = ["A", "B"].map(function (side) {
@@ -738,32 +765,34 @@
         }
         var classes = "player-card player-card--" + side;
         classes += (seat.mano ? " player-card--mano" : "") + (seat.folded ? " player-card--folded" : "");
-        return el("div", { class: classes, "data-player": seat.player }, [
-          el("p", { class: "player-card__name" }, label),
-        ].concat(calls.filter(function (a) {
+        var mine = calls.filter(function (a) {
           return a.player === seat.player;
-        }).map(function (a) {
-          return eventButton(a);
-        })));
+        });
+        var card = [el("p", { class: "player-card__name" }, label)];
+        if (mine.length) {
+          card.push(el("div", { class: "player-card__calls" }, mine.map(callButton)));
+        }
+        return el("div", { class: classes, "data-player": seat.player }, card);
       });
       var mazo = teamMazo.filter(function (a) {
         return a.side === side;
       })[0];
-      if (mazo) {
-        // One tap: the list of the mazo events of the side's players still in.
-        cards.push(el("button", {
+      // The team's name and, beside it, its mazo in one tap (the list of the mazo events
+      // of the side's players still in).
+      var head = el("div", { class: "column-head" }, [
+        el("p", { class: "side-column__team", text: ctx.teams[side] }),
+        mazo ? el("button", {
           class: "big-button big-button--mazo side-" + side,
           type: "button",
           "data-event": JSON.stringify(mazo.event),
           text: fmt(L.team_mazo, { team: ctx.teams[side] }),
-        }));
-      }
-      return el("div", { class: "side-column side-column--" + side, "data-side": side }, [
-        el("p", { class: "side-column__team", text: ctx.teams[side] }),
-      ].concat(cards));
+        }) : null,
+      ]);
+      return el("div", { class: "side-column side-column--" + side, "data-side": side }, [head].concat(cards));
     });
-    return el("fieldset", { class: "entry-group" }, [
-      el("legend", { text: L.calls }),
+    // Each player's card holds all he may do: his answers first, then his calls and mazo.
+    return el("fieldset", { class: "entry-group" + (answering ? " entry-group--answer" : "") }, [
+      el("legend", { text: answering ? L.answer_call : L.calls }),
       el("div", { class: "sides" }, columns),
     ]);
   }
@@ -788,7 +817,8 @@
         }),
       ]);
     });
-    return el("details", { class: "entry-group referee-tools", open: !Object.keys(view.given_cards).length }, [
+    // Folded: a tool used now and then, one tap away (the server page's details).
+    return el("details", { class: "entry-group referee-tools" }, [
       el("summary", { text: L.cards_dealt }),
       el("div", { class: "form cards-form" }, [
         el("p", { class: "muted", text: L.cards_help }),
@@ -827,7 +857,16 @@
     }
     title.appendChild(document.createTextNode(" "));
     title.appendChild(el("span", { class: "muted entry__mano", text: "· " + fmt(L.mano, { name: name(view.mano) }) }));
-    nodes.push(title);
+    // The title and, beside it, the tools that undo (the server page's entry-head).
+    var head = el("div", { class: "entry-head" }, [title]);
+    if (!view.choosing_pairs) {
+      head.appendChild(el("div", { class: "entry-tools" }, [
+        el("button", { class: "button button--secondary", type: "button", "data-op": "undo", text: L.undo }),
+        el("button", { class: "button button--secondary", type: "button", "data-op": "reset", text: L.reset }),
+        refereeTools(),
+      ]));
+    }
+    nodes.push(head);
     nodes.push(resetBoxes());
     if (view.choosing_pairs) {
       nodes.push(pairsChoice());
@@ -860,20 +899,15 @@
     // The server page's order: mestre, answer, settle, the cards, tricks, then the sides.
     [
       group(L.mestre, by.mestre),
-      group(L.answer_call, by.answer, " entry-group--answer"),
       group(view.settlement === "flor" ? L.who_flor : L.who_envido, by.settle, " entry-group--settle"),
       playGrid(by.play),
       group(L.tricks, by.trick),
-      view.parts.length ? sideColumns(by.call, by.team_mazo) : null,
+      view.parts.length ? sideColumns(by.answer.concat(by.call), by.team_mazo, by.answer.length) : null,
     ].forEach(function (node) {
       if (node) {
         form.appendChild(node);
       }
     });
-    form.appendChild(el("div", { class: "entry-group entry-tools" }, [
-      el("button", { class: "button button--secondary", type: "button", "data-op": "undo", text: L.undo }),
-      el("button", { class: "button button--secondary", type: "button", "data-op": "reset", text: L.reset }),
-    ]));
     nodes.push(form);
     if (ctx.plays && view.parts.length) {
       nodes.push(cardsDealt());
@@ -881,7 +915,6 @@
     if (view.settlement && view.declarers.length) {
       nodes.push(settleByPoints());
     }
-    nodes.push(refereeTools());
     return nodes;
   }
 

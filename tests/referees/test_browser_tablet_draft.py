@@ -144,6 +144,8 @@ def test_a_hand_entered_card_by_card(logged_in_page, live_server, shots, django_
     match = result_services.match_start(match=match)
     ana, beto = key(match, "Ana"), key(match, "Beto")
     page = logged_in_page(f"/referee/matches/{match.pk}/", "lucia", PASSWORD, viewport=PORTRAIT)
+    # Folded by default (a tool used now and then): one tap opens it.
+    page.locator("#entry summary:has-text('Cards dealt')").click()
     page.fill(f"#id_cards-{ana}", "7E 6E 1O")
     page.fill(f"#id_cards-{beto}", "4C 5C 3O")
     tap(page, "Keep these cards")

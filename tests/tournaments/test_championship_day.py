@@ -434,6 +434,22 @@ def test_swiss_pairs_only_present_teams(championship, teams, organiser, policy):
         assert losses == [] and (line.points, line.played) == (0, 0)
 
 
+def test_the_printed_round_names_an_absent_team_absent_and_a_bye_a_bye(
+    organiser_client, championship, teams, organiser
+):
+    extra = [TeamFactory(championship=championship, seed=n) for n in (5, 6)]
+    stage = stage_services.stage_create(championship=championship, format="swiss")
+    absent = teams[0]
+    for team in [*teams, *extra]:
+        stage_services.check_in_set(stage=stage, team=team, present=team != absent, by=organiser)
+    created = stage_services.round_generate(stage=stage)
+    (bye,) = [m for m in created if m.outcome == Match.Outcome.BYE]
+    url = reverse("organiser:print_round", args=[championship.slug, stage.pk, 1])
+    page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Bye: {bye.team_a.name}</p>" in page
+    assert f"Absent, loss by walkover: {absent.name}</p>" in page
+
+
 def test_a_team_checks_in_by_its_qr_link(client, championship, teams, organiser):
     stage = stage_services.stage_create(championship=championship, format="swiss")
     link = url("check_in_scan", check_in_token(teams[0]))
