@@ -10,7 +10,7 @@ hands may be written there and then is the services' rule
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -231,6 +231,17 @@ def match_sheet(*, match: Match) -> Sheet:
     return Sheet(
         match=match, rules=rules, names=names, record=record, info=info, hands=hands, seats=seats
     )
+
+
+def correction_sheet(*, match: Match, number: int) -> Sheet:
+    """The sheet of hand ``number`` of a match loaded by :func:`match_for_referee`, as the
+    hand was about to be played: its context (mano, score, who is in) from the hands before
+    it, for the organiser's hand editor. ``Http404`` if the match has no such hand."""
+    sheet = match_sheet(match=match)
+    if not any(h.number == number for h in sheet.hands):
+        raise Http404("No such hand.")
+    before = [h.record for h in sheet.hands if h.number < number]
+    return replace(sheet, info=next_hand(records.match_record(match, before)))
 
 
 def draft_revision(*, match: Match) -> int:

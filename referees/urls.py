@@ -13,6 +13,11 @@ urlpatterns = [
     path("matches/<int:match_id>/seats/", views.seats, name="seats"),
     path("matches/<int:match_id>/undo/", views.undo, name="undo"),
     path("matches/<int:match_id>/confirm/", views.confirm, name="confirm"),
+    path(
+        "matches/<int:match_id>/hands/<int:number>/correct/",
+        views.hand_editor,
+        name="hand_editor",
+    ),
 ]
 
 # The offline-first tablet (referees.tablet): its engine, worker, service worker, manifest.

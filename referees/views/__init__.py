@@ -9,7 +9,8 @@ on any device resumes it. The device is told apart by a cookie (``tanteo_device`
 device holds a match, another must take it over. Hand writes go through
 ``referees.services`` to ``tournaments.results.services``. One module per page family:
 ``matches`` (the lists), ``sheet`` (the match sheet, seats, undo), ``context`` (what the
-sheet gives its script), ``confirmation``, ``files`` (the tablet's code).
+sheet gives its script), ``confirmation``, ``correction`` (a recorded hand corrected with
+the sheet's buttons), ``files`` (the tablet's code).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from referees.views.confirmation import (
     confirm,
 )
+from referees.views.correction import hand_editor
 from referees.views.device import DEVICE_COOKIE, DEVICE_COOKIE_AGE
 from referees.views.files import (
     WORKER_POLICY,
@@ -43,6 +45,7 @@ __all__ = [
     "WORKER_POLICY",
     "confirm",
     "engine",
+    "hand_editor",
     "manifest",
     "my_matches",
     "organised_matches",

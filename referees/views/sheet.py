@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -113,6 +114,7 @@ def _render(
         "confirm_reset": confirm_reset,
         "undo_json": _event_json(undo) if undo else "",
         "tablet_context": _tablet_context(request, sheet, entry, draft),
+        "form_action": reverse("referees:sheet", args=[match.pk]) + "#entry",
     }
     if sheet.playable and (not sheet.started or not sheet.hands):
         context["seating"] = forms.get("seating") or SeatingForm(
@@ -123,13 +125,13 @@ def _render(
         held, _error = _stored_entry(sheet, draft)
         context["held_summary"] = held.summary() if not held.choosing_pairs else []
     if entry is not None and not held_elsewhere:
-        _entry_context(context, sheet, entry, forms)
+        entry_context(context, sheet, entry, forms)
     context["confirm"] = _confirm_context(match, request.user, forms)
     response = render(request, "referees/sheet.html", context, status=status)
     return _with_device(request, response)
 
 
-def _entry_context(
+def entry_context(
     context: dict[str, Any], sheet: selectors.Sheet, entry: Entry, forms: dict[str, Any]
 ) -> None:
     if entry.choosing_pairs:
@@ -251,37 +253,8 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
     forms: dict[str, Any] = {}
     undo: dict[str, Any] | None = None
     try:
-        if entry.choosing_pairs and op not in ("pairs", "reset", "reset_confirm", "reset_undo"):
-            raise damaged()
-        if "action" in request.POST:
-            posted = posted_json(request.POST["action"], rules=sheet.rules)
-            # One event, or a list of them: the team going to the mazo in one tap.
-            for event in posted if isinstance(posted, list) and posted else [posted]:
-                entry.add(event)
-        elif op in ("penalty", "void", "envido", "flor"):
-            form = _event_form(op, request, sheet, entry)
-            if form.is_valid():
-                entry.add(form.event())
-            else:
-                forms[op] = form
-        elif op == "cards":
-            form = CardsForm(
-                request.POST,
-                players=_card_players(sheet, entry),
-                initial={},
-            )
-            if form.is_valid():
-                entry.set_cards(form.cards())
-            else:
-                forms["cards"] = form
-        elif op == "pairs":
-            form = PairsForm(request.POST, players=_players(sheet), initial_pairs=[])
-            if form.is_valid():
-                entry.set_pairs(form.pairs())
-            else:
-                forms["pairs"] = form
-        elif op == "undo":
-            entry.undo()
+        if "action" in request.POST or op not in ("reset", "reset_confirm", "reset_undo", "save"):
+            forms = apply_step(request, sheet, entry, op)
         elif op == "reset":
             # Asked first: a tap by mistake must not wipe the hand.
             return _render(request, sheet, entry, confirm_reset=True)
@@ -294,15 +267,55 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
             entry, error = Entry.load(sheet.info, sheet.record, sheet.names, kept, cards=cards)
             if error is not None:
                 raise error
-        elif op == "next_pair":
-            entry.next_pair()
-        elif op == "save":
-            return _save(request, sheet, entry)
         else:
-            raise damaged()
+            if entry.choosing_pairs:
+                raise damaged()
+            return _save(request, sheet, entry)
     except TournamentError as exc:
         return _render(request, sheet, entry, errors=[exc.text], status=400)
     return _store(request, sheet, entry, forms=forms, undo=undo)
+
+
+def apply_step(
+    request: HttpRequest, sheet: selectors.Sheet, entry: Entry, op: str
+) -> dict[str, Any]:
+    """Apply one posted step to ``entry``: a tapped event (or a team's mazo, a list), a
+    form's event (penalty, void, declared points), the cards dealt, the pica-pica pairs,
+    undo, the next pair. Returns the forms to show again with their errors; raises the
+    step's error, translated. The referee's sheet and the organiser's hand editor alike."""
+    forms: dict[str, Any] = {}
+    if entry.choosing_pairs and op != "pairs":
+        raise damaged()
+    if "action" in request.POST:
+        posted = posted_json(request.POST["action"], rules=sheet.rules)
+        # One event, or a list of them: the team going to the mazo in one tap.
+        for event in posted if isinstance(posted, list) and posted else [posted]:
+            entry.add(event)
+    elif op in ("penalty", "void", "envido", "flor"):
+        form = _event_form(op, request, sheet, entry)
+        if form.is_valid():
+            entry.add(form.event())
+        else:
+            forms[op] = form
+    elif op == "cards":
+        form = CardsForm(request.POST, players=_card_players(sheet, entry), initial={})
+        if form.is_valid():
+            entry.set_cards(form.cards())
+        else:
+            forms["cards"] = form
+    elif op == "pairs":
+        form = PairsForm(request.POST, players=_players(sheet), initial_pairs=[])
+        if form.is_valid():
+            entry.set_pairs(form.pairs())
+        else:
+            forms["pairs"] = form
+    elif op == "undo":
+        entry.undo()
+    elif op == "next_pair":
+        entry.next_pair()
+    else:
+        raise damaged()
+    return forms
 
 
 def _store(

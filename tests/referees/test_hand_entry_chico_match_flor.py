@@ -35,9 +35,11 @@ def test_a_chico_ended_by_the_envido_and_a_match_played_to_its_end(started, tabl
     assert "This match is over: no more hands to record." in page.page
     assert "Winner: Los Anchos" in page.page
     assert 'name="hand"' not in page.raw
-    # The match is no longer waiting for its referee.
+    # The match no longer waits to be played: it waits for the teams' confirmation.
     listed = page.client.get(reverse("referees:matches")).content.decode()
-    assert "Los Anchos – Las Flores" not in listed
+    assert "In play" not in listed and "To play" not in listed
+    assert "Waiting for the teams&#x27; confirmation" in listed
+    assert "Los Anchos – Las Flores" in listed
 
 
 def test_a_contested_flor_settled_by_declared_points(referee, tablet):

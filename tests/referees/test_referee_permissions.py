@@ -110,7 +110,9 @@ def test_the_bare_staff_flag_opens_no_match(client, played, user_factory, method
     assert Hand.objects.count() == 1
 
 
-def test_my_matches_lists_only_my_unfinished_matches(client, played, referee):
+def test_my_matches_lists_only_mine_a_finished_one_waiting_for_confirmation(
+    client, played, referee
+):
     mine_too = make_match(referee=referee, team_names=("Los Tres", "Los Cuatro"))
     finished = make_match(referee=referee, team_names=("Ya", "Jugado"))
     play(finished, finished.team_a)
@@ -121,7 +123,8 @@ def test_my_matches_lists_only_my_unfinished_matches(client, played, referee):
     page = client.get(reverse("referees:matches")).content.decode()
     assert "Los Anchos – Las Flores" in page
     assert "Los Tres – Los Cuatro" in page
-    assert "Ya – Jugado" not in page
+    waiting = page.index("Waiting for the teams&#x27; confirmation")
+    assert page.index("Ya – Jugado") > waiting > page.index("Los Tres – Los Cuatro")
     assert "Ajenos" not in page
     assert reverse("referees:sheet", args=[mine_too.pk]) in page
     assert "Matches of my championships" not in page  # not an organiser
