@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from tests.conftest import watch_csp
 from tests.referees.conftest import key, make_match
+from tests.referees.test_browser_tablet_client_layout import SHAPE
 from tests.referees.test_browser_tablet_draft import LANDSCAPE, referee
 from tests.referees.test_browser_tablet_offline import PASSWORD, TABLET
 from tournaments.results import services as result_services
@@ -28,7 +29,7 @@ TEAMS = {
 SIZES = {"landscape": LANDSCAPE, "portrait": TABLET}
 
 
-def open_sheet(browser, live_server, csp_violations, match, *, script: bool):
+def open_sheet(browser, live_server, csp_violations, match, *, script: bool, cookies=()):
     # Spanish: its words are the longest of the three languages on these buttons.
     context = browser.new_context(
         viewport=LANDSCAPE,
@@ -37,6 +38,7 @@ def open_sheet(browser, live_server, csp_violations, match, *, script: bool):
         service_workers="block",
     )
     watch_csp(context, csp_violations)
+    context.add_cookies(list(cookies))
     page = context.new_page()
     sheet = reverse("referees:sheet", args=[match.pk])
     page.goto(f"{live_server.url}{sheet}")
@@ -115,5 +117,13 @@ def test_the_script_drawn_sheet_fits_six_players_either_way_round(
     tap(page, {"by": beto, "call": "envido"}, events=2)
     assert page.locator("#entry .entry-group--answer legend").inner_text() == "Responder al canto"
     fits(page, shots, "6-script-answer")
+    # The server draws the same cards, button for button, for this device's hand.
+    page.wait_for_selector("[data-sync=saved]", timeout=30_000)
+    device = [c for c in page.context.cookies() if c["name"] == "tanteo_device"]
+    server = open_sheet(browser, live_server, csp_violations, match, script=False, cookies=device)
+    assert server.locator("#entry .hand-summary li").count() == 2
+    shape = server.locator("#entry .entry-group--answer").evaluate(SHAPE)
+    assert page.locator("#entry .entry-group--answer").evaluate(SHAPE) == shape
     assert csp_violations == []
+    server.context.close()
     page.context.close()
