@@ -195,6 +195,8 @@ def _standings_context(request: HttpRequest, slug: str, stage_id: int) -> dict[s
             {"line": line, "values": [line.metrics.get(c.key) for c in columns]} for line in lines
         ]
         tables.append({"title": str(group) if group else "", "rows": rows})
+    # Head-to-head is only computed for the teams level before it: a dash for the others.
+    not_needed = any(v is None for table in tables for row in table["rows"] for v in row["values"])
     provisional = stage.matches.filter(
         status=Match.Status.FINISHED, confirmed_at__isnull=True, team_b__isnull=False
     ).count()
@@ -204,6 +206,7 @@ def _standings_context(request: HttpRequest, slug: str, stage_id: int) -> dict[s
         "columns": columns,
         "tables": tables,
         "provisional": provisional,
+        "not_needed": not_needed,
     }
 
 
