@@ -28,6 +28,7 @@ from django.utils.translation import ngettext
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
+from tournaments.championships.words import words
 from tournaments.io import exports, imports
 from tournaments.models import Championship, Match
 from tournaments.results import selectors as result_selectors
@@ -216,6 +217,7 @@ def _teams_page(
 ) -> HttpResponse:
     context = {
         "championship": championship,
+        "words": words(championship),
         "teams": championship_selectors.team_list(championship=championship),
         "form": form,
         "import_form": import_form,

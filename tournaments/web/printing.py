@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
+from tournaments.championships.words import words
 from tournaments.models import Championship, Match
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
@@ -130,6 +131,7 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
         "sheets": [_scoresheet(request, m) for m in played] if with_sheets else [],
         "with_sheets": with_sheets,
         "rules_summary": championship_selectors.rules_summary(championship),
+        "words": words(championship),
     }
 
 
@@ -165,6 +167,7 @@ def _match_context(request: HttpRequest, slug: str, match_id: int) -> dict[str, 
         "byes": [],
         "sheets": [_scoresheet(request, match)],
         "rules_summary": championship_selectors.rules_summary(championship),
+        "words": words(championship),
     }
 
 

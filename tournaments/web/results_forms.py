@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.championships.words import words
 from tournaments.io import jsonbody
 from tournaments.models import HandRevision, Match, Player
 
@@ -77,11 +78,12 @@ class AnswerForm(forms.Form):
         self.side = side
         team = match.team_a if side == "A" else match.team_b
         members = sorted(team.memberships.all(), key=lambda m: (not m.is_captain, m.order))
+        captain = words(match.stage.championship).captain
         self.players = {m.player_id: m.player for m in members}
         self.fields["player"].choices = [
             (
                 m.player_id,
-                _("%(name)s (cap de colla)") % {"name": m.player.name}
+                _("%(name)s (%(captain)s)") % {"name": m.player.name, "captain": captain}
                 if m.is_captain
                 else m.player.name,
             )
