@@ -5,16 +5,19 @@ squad a cap de colla, on the tablet, the printed sheets, the teams page and its 
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import re
 
 import pytest
+from django.apps import apps as django_apps
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
 from tournaments.championships import services as championship_services
-from tournaments.models import Match
+from tournaments.models import Match, Stage
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
@@ -104,3 +107,74 @@ def test_an_argentine_teams_errors_speak_of_its_captain(db):
             championship=argentine, team="Los Anchos", players=["Ana", "Beto"], captains=["Eva"]
         )
         assert problem.text == "The captain Eva is not a player of the team."
+
+
+# -- what Tanteo stored itself, in the reader's language ------------------------------------
+
+
+def test_an_absence_walkover_is_explained_in_the_readers_language(client, admin_user):
+    championship = ChampionshipFactory()
+    teams = [TeamFactory(championship=championship) for _ in range(4)]
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    for team in teams:
+        stage_services.check_in_set(stage=stage, team=team, present=team != teams[0], by=admin_user)
+    with translation.override("en"):  # the organiser's language
+        stage_services.round_generate(stage=stage)
+    (walkover,) = Match.objects.filter(status=Match.Status.WALKOVER)
+    assert (walkover.reason, walkover.reason_code) == ("", Match.Reason.ABSENT)
+    url = reverse("tournaments:match", args=[championship.slug, walkover.pk])
+    assert "Absent at check-in" in page(client, url, "en")
+    spanish = page(client, url, "es")
+    assert "Ausente al pasar lista" in spanish and "Absent at check-in" not in spanish
+    # The organiser's own words stay his.
+    other = Match.objects.exclude(pk=walkover.pk).get()
+    result_services.match_walkover(match=other, winner=other.team_a, reason="No vinieron")
+    url = reverse("tournaments:match", args=[championship.slug, other.pk])
+    assert "No vinieron" in page(client, url, "en")
+
+
+def test_a_stage_not_named_is_called_by_its_format_in_the_readers_language(client, db):
+    championship = ChampionshipFactory()
+    for _ in range(4):
+        TeamFactory(championship=championship)
+    with translation.override("en"):
+        swiss = stage_services.stage_create(championship=championship, format="swiss")
+        # Typing the format's own name is not naming the stage.
+        league = stage_services.stage_create(
+            championship=championship, format="round_robin", name="Round robin"
+        )
+        named = stage_services.stage_create(
+            championship=championship, format="single_elimination", name="Copa de plata"
+        )
+    assert (swiss.name, league.name, named.name) == ("", "", "Copa de plata")
+    url = reverse("tournaments:championship", args=[championship.slug])
+    spanish = page(client, url, "es")
+    assert "Sistema suizo" in spanish and ">Swiss<" not in spanish
+    assert "Copa de plata" in spanish
+    standings = reverse("tournaments:standings", args=[championship.slug, swiss.pk])
+    assert "<h1>Sistema suís: Classificació</h1>" in page(client, standings, "ca")
+    # Still one stage per name: a second Swiss stage without a name is refused.
+    with pytest.raises(ValidationError) as refused:
+        stage_services.stage_create(championship=championship, format="swiss")
+    assert refused.value.code == "stage_name_taken"
+
+
+def test_the_migration_turns_stored_texts_into_codes(db):
+    migration = importlib.import_module(
+        "tournaments.migrations.0002_system_texts_in_the_readers_language"
+    )
+    championship = ChampionshipFactory()
+    for _ in range(2):
+        TeamFactory(championship=championship)
+    stages = [
+        stage_services.stage_create(championship=championship, format="swiss", name=name)
+        for name in ("Suizo", "Swiss stage")
+    ]
+    (match,) = stage_services.round_generate(stage=stages[0])
+    # As they were stored before: the texts in the language of whoever created them.
+    Stage.objects.filter(pk=stages[0].pk).update(name="Sistema suizo")
+    Match.objects.filter(pk=match.pk).update(reason="Ausente al pasar lista")
+    migration.to_codes(django_apps, None)
+    assert [s.name for s in Stage.objects.order_by("pk")] == ["", "Swiss stage"]
+    match.refresh_from_db()
+    assert (match.reason, match.reason_code) == ("", "absent")

@@ -294,7 +294,9 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
             except ValidationError as error:
                 add_service_error(form, error)
             else:
-                messages.success(request, _("Stage %(name)s created.") % {"name": stage.name})
+                messages.success(
+                    request, _("Stage %(name)s created.") % {"name": registry.stage_name(stage)}
+                )
                 return redirect("organiser:stage", slug=slug, stage_id=stage.pk)
     else:
         form = StageForm(championship=championship)

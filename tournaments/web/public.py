@@ -349,7 +349,7 @@ def _stored_round(championship: Championship, stage_id: int, number: int) -> _St
     head, tail = _Stored.around(body, _ROWS)
     return _StoredRound(
         championship_id=championship.pk,
-        title=f"{round_title} · {stage.name} · {championship.name}",
+        title=f"{round_title} · {registry.stage_name(stage)} · {championship.name}",
         head=head,
         tail=tail,
         ids=ids,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.championships.words import words
 from tournaments.io import jsonbody
 from tournaments.models import HandRevision, Match, Player
+from tournaments.stages import registry
 
 # A hand record is a few hundred characters; a bigger paste is a mistake, not a hand.
 RECORD_MAX_CHARS = 20_000
@@ -107,7 +108,10 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args: Any, stages: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["stage"].choices = [("", "—"), *[(s.pk, s.name) for s in stages]]
+        self.fields["stage"].choices = [
+            ("", "—"),
+            *[(s.pk, registry.stage_name(s)) for s in stages],
+        ]
         self.fields["stage"].empty_value = None
 
     def filters(self) -> dict[str, Any]:
