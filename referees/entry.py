@@ -50,8 +50,8 @@ from scoring import (
 from tournaments.errors import TournamentError, from_engine
 from tournaments.io import jsonbody
 
-# The words of the calls and answers, one list for the tablet and the public pages.
-from tournaments.results.story import ANSWER_NAMES, CALL_NAMES
+# The words of the calls, answers and cards, one list for the tablet and the public pages.
+from tournaments.results.story import ANSWER_NAMES, CALL_NAMES, card_name
 
 # Hidden fields are small: a hand has a few dozen events at most.
 MAX_DRAFT_LENGTH = 20_000
@@ -440,14 +440,3 @@ SUIT_NAMES = {
     "O": gettext_lazy("Coins"),
     "C": gettext_lazy("Cups"),
 }
-CARD_NAMES = {
-    "E": gettext_lazy("%(rank)s of swords"),
-    "B": gettext_lazy("%(rank)s of clubs"),
-    "O": gettext_lazy("%(rank)s of coins"),
-    "C": gettext_lazy("%(rank)s of cups"),
-}
-
-
-def card_name(card: str) -> str:
-    """A card in words, "7 of swords" (``7E``), in the referee's language."""
-    return str(CARD_NAMES[card[-1]]) % {"rank": card[:-1]}

@@ -29,11 +29,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 import scoring
-from referees.entry import ANSWER_NAMES, CALL_NAMES, CARD_NAMES, SUIT_NAMES
+from referees.entry import ANSWER_NAMES, CALL_NAMES, SUIT_NAMES
 from referees.selectors import phase_label
 from scoring import Phase
 from tournaments.errors import ENGINE_MESSAGES
 from tournaments.results import records
+from tournaments.results.story import CARD_NAMES
 
 # Pyodide's files the worker loads (node_modules/pyodide, served under static/pyodide/).
 PYODIDE_FILES = (

@@ -299,10 +299,10 @@ def _argentine(today: datetime.date, referees: list) -> Championship:
         )
     championship_services.championship_set_status(championship=championship, status="registration")
     championship_services.championship_set_status(championship=championship, status="running")
+    # Named by its format, as most stages are: each reader sees that name in his language.
     stage = stage_services.stage_create(
         championship=championship,
         format="groups_knockout",
-        name="Grupos y eliminatoria",
         settings={"group_count": 4, "advance": 2},
     )
     start = timezone.make_aware(
@@ -350,7 +350,6 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
     stage = stage_services.stage_create(
         championship=championship,
         format="swiss",
-        name="Sistema suís",
         settings={"rounds": 5},
     )
     start = timezone.make_aware(

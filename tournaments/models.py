@@ -235,7 +235,10 @@ class Stage(models.Model):
         related_name="stages",
         verbose_name=_("championship"),
     )
-    name = models.CharField(_("name"), max_length=200)
+    # Empty when the organiser typed none: the stage is then called by its format's name,
+    # in each reader's language (tournaments.stages.registry.stage_name), not in the one
+    # its creator happened to use.
+    name = models.CharField(_("name"), max_length=200, blank=True)
     order = models.PositiveSmallIntegerField(_("order"), default=1)
     # A key of tournaments.stages.registry.FORMATS: the registry, not the database, lists
     # the formats, so adding one needs no migration.
@@ -257,7 +260,9 @@ class Stage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        # Pages name a stage through the registry (the "stage_name" filter); the admin and
+        # logs make do with the format's key.
+        return self.name or self.format
 
 
 class Group(models.Model):
@@ -400,6 +405,10 @@ class Match(models.Model):
         FORFEIT = "forfeit", _("Forfeit")
         BYE = "bye", _("Bye")
 
+    class Reason(models.TextChoices):
+        # Reasons Tanteo gives itself: stored as a code, told in each reader's language.
+        ABSENT = "absent", _("Absent at check-in")
+
     # The statuses of a match whose result counts: standings, brackets, rounds all ask this.
     DECIDED = (Status.FINISHED, Status.WALKOVER)
 
@@ -470,7 +479,12 @@ class Match(models.Model):
     chicos_b = models.PositiveSmallIntegerField(_("chicos B"), default=0)
     tantos_a = models.PositiveIntegerField(_("tantos A"), default=0)
     tantos_b = models.PositiveIntegerField(_("tantos B"), default=0)
+    # The organiser's words for a walkover or forfeit, as typed; or a reason Tanteo gave
+    # itself (``reason_code``), shown in the reader's language: ``reason_text``.
     reason = models.CharField(_("reason"), max_length=300, blank=True)
+    reason_code = models.CharField(
+        _("reason code"), max_length=20, choices=Reason.choices, blank=True
+    )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # The engine's scoring.MatchState after the last hand (MatchState.to_dict()), written
     # with the hands under the match's row lock: the next hand is scored from it instead of
@@ -555,6 +569,14 @@ class Match(models.Model):
         self.tantos_a = sum(g.score_a for g in games)
         self.tantos_b = sum(g.score_b for g in games)
         return credited
+
+    @property
+    def reason_text(self) -> str:
+        """Why the match was decided without play, in the reader's language when Tanteo
+        itself gave the reason (a team absent at check-in), else as the organiser typed it."""
+        if self.reason_code:
+            return str(self.get_reason_code_display())
+        return self.reason
 
     @property
     def round_name(self) -> str:

@@ -40,6 +40,16 @@ class MatchSerializer(serializers.ModelSerializer):
     confirmed_at = serializers.DateTimeField(
         read_only=True, allow_null=True, help_text="When both sides had confirmed the result."
     )
+    reason = serializers.CharField(
+        source="reason_text",
+        read_only=True,
+        help_text="Why it was decided without play: the organiser's words, or Tanteo's own "
+        "reason (reason_code) in the request's language.",
+    )
+    reason_code = serializers.CharField(
+        read_only=True,
+        help_text="absent: a team absent at check-in; empty: the reason is the organiser's.",
+    )
 
     class Meta:
         model = Match
@@ -66,6 +76,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "tantos_a",
             "tantos_b",
             "reason",
+            "reason_code",
             "provisional",
             "confirmed_at",
         ]

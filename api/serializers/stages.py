@@ -21,6 +21,9 @@ class GroupSerializer(serializers.Serializer):
 
 
 class StageSerializer(serializers.ModelSerializer):
+    name = serializers.SerializerMethodField(
+        help_text="The organiser's name for it, or its format's in the request's language."
+    )
     format_display = serializers.SerializerMethodField()
     settings = serializers.SerializerMethodField()
     teams = serializers.SerializerMethodField()
@@ -43,6 +46,9 @@ class StageSerializer(serializers.ModelSerializer):
             "groups",
         ]
         read_only_fields = fields
+
+    def get_name(self, stage: Stage) -> str:
+        return registry.stage_name(stage)
 
     def get_format_display(self, stage: Stage) -> str:
         return registry.label(stage.format)

@@ -29,6 +29,7 @@ from referees.forms import (
 )
 from referees.views.context import _confirm_context, _tablet_context
 from referees.views.device import _device, _with_device
+from tournaments.championships.words import words
 from tournaments.errors import TournamentError
 from tournaments.models import Match
 from tournaments.results import drafts
@@ -93,6 +94,7 @@ def _render(
         "sheet": sheet,
         "match": match,
         "championship": match.stage.championship,
+        "words": words(match.stage.championship),
         "entry": entry if not held_elsewhere else None,
         "errors": errors or [],
         # Said before the referee taps a whole hand that the save would refuse.

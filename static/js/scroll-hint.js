@@ -1,7 +1,9 @@
 /*
  * "It scrolls sideways" only where it does: a hint (.scroll-hint) is hidden while the box
- * right after it (a bracket) fits its width, as a short bracket does on a desktop. Without
- * JavaScript the hint stays: harmless where nothing scrolls.
+ * right after it (a bracket, a standings table) fits its width, as it does on a desktop.
+ * Checked again when the window changes size and when a live page has replaced its
+ * content (static/js/live.js). Without JavaScript the hint stays: harmless where nothing
+ * scrolls.
  */
 (function () {
   "use strict";
@@ -16,5 +18,6 @@
   }
 
   window.addEventListener("resize", update);
+  document.addEventListener("live:updated", update);
   update();
 })();

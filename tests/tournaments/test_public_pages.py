@@ -120,7 +120,10 @@ def test_each_hand_is_told_with_its_calls_answers_and_points(client, referee):
     text = re.sub(r"<[^>]+>", "", page(client, match))
     text = re.sub(r"\s+", " ", text)
     assert "Eliana: real envido, Ivan: no quiero — Eliana +1" in text
-    assert "Eliana: truco, Ivan: retruco, Eliana: vale cuatro, Ivan: quiero — Ivan +4" in text
+    assert (
+        "Eliana: truco, Ivan: retruco, Eliana: vale cuatro, Ivan: quiero, trick 1 to Ivan, "
+        "trick 2 to Ivan — Ivan +4"
+    ) in text
     # The same in Spanish, with the game's own words.
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match, "es")))
     assert "Eliana: real envido, Ivan: no quiero — Eliana +1" in text
@@ -153,7 +156,7 @@ def test_a_stored_hand_is_told_by_the_engine_once(client, referee, admin_user, m
     result_services.hand_record(match=match, record=hand, recorded_by=referee)
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match)))
     assert len(told) == 1
-    assert text.count("tricks — Ivan +1") == 2
+    assert text.count("trick 2 to Ivan — Ivan +1") == 2
 
     told.clear()
     page(client, match, "es")  # the segments are words: each language has its own
@@ -170,7 +173,7 @@ def test_a_stored_hand_is_told_by_the_engine_once(client, referee, admin_user, m
     )
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match)))
     assert len(told) == 3
-    assert text.count("tricks — Eliana +1") == 3
+    assert text.count("trick 2 to Eliana — Eliana +1") == 3
 
     # A player renamed: every hand is told with the new name.
     told.clear()
@@ -186,7 +189,7 @@ def test_a_hand_won_without_calls_is_won_on_the_tricks(client, referee):
     hand = {"events": [{"trick": "A"}, {"trick": "A"}]}
     result_services.hand_record(match=match, record=hand, recorded_by=referee)
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page(client, match)))
-    assert "tricks — Eliana +1" in text
+    assert "trick 1 to Eliana, trick 2 to Eliana — Eliana +1" in text
 
 
 def test_the_hand_in_progress_is_shown_from_the_tablets_draft(client, referee):

@@ -327,3 +327,37 @@ def test_a_long_date_reads_as_its_language_writes_it(client, db, language, novem
         url = reverse("tournaments:championship", args=[championship.slug])
         html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert expected in html.replace("&#x27;", "'")
+
+
+def test_head_to_head_shows_a_dash_where_no_tie_was_to_break(client, admin_user, play_match):
+    """Head-to-head is a mini-table of the teams level on points: a team level with no
+    other has none, shown as a dash with a legend (not a blank a reader takes for a bug)."""
+    chain = ["points", "head_to_head", "chico_diff", "lots"]
+    league = ChampionshipFactory(tiebreaks=chain)
+    teams = [TeamFactory(championship=league) for _ in range(3)]
+    stage = stage_services.stage_create(championship=league, format="round_robin")
+    for _round in range(3):
+        for match in stage_services.round_generate(stage=stage):
+            if not match.is_bye:
+                a, b = match.team_a, match.team_b
+                play_match(match, a if a.seed < b.seed else b)
+    url = reverse("tournaments:standings", args=[league.slug, stage.pk])
+    html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    lines = standing_selectors.stage_standings(stage=stage)
+    assert [line.points for line in lines] == [3, 2, 1]  # a win each, and a bye each
+    assert html.count('<span class="not-needed" title="No tie to break">') == len(teams)
+    assert "<dt>–</dt><dd>Not needed: head-to-head counts only the matches among teams" in html
+    # The standings printed for the notice board say the same.
+    client.force_login(admin_user)
+    printed = reverse("organiser:print_standings", args=[league.slug, stage.pk])
+    html = html_of(client.get(printed, HTTP_ACCEPT_LANGUAGE="en"))
+    assert html.count('<td class="num">–</td>') == len(teams)
+    assert "<strong>–</strong> Not needed" in html
+    client.logout()
+
+    # Level teams have their head-to-head, and no dash or legend line is needed.
+    tied = ChampionshipFactory(tiebreaks=chain)
+    stage, _teams = round_robin_played(tied, 4, play_match)
+    url = reverse("tournaments:standings", args=[tied.slug, stage.pk])
+    html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "not-needed" not in html and "<dt>–</dt>" not in html

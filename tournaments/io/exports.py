@@ -27,6 +27,7 @@ from django.db.models import Prefetch
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
+from tournaments.stages import registry
 from tournaments.standings import selectors as standing_selectors
 from tournaments.standings import tiebreaks
 
@@ -152,7 +153,7 @@ def export_standings(championship: Championship) -> Iterator[str]:
             for group in targets:
                 for line in standing_selectors.stage_standings(stage=stage, group=group):
                     yield [
-                        stage.name,
+                        registry.stage_name(stage),
                         group.name if group else "",
                         line.rank,
                         line.position,
@@ -188,7 +189,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
         for m in matches.iterator(chunk_size=CHUNK_SIZE):
             yield [
                 m.pk,
-                m.stage.name,
+                registry.stage_name(m.stage),
                 m.round.label or m.round.number,
                 m.group.name if m.group else "",
                 m.bracket_id,
@@ -204,7 +205,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.tantos_a,
                 m.tantos_b,
                 m.referee.get_username() if m.referee else "",
-                m.reason,
+                m.reason_text,
                 m.round.name_in(m.stage),
                 1 if m.is_provisional else 0,
                 _local(m.confirmed_at, zone),

@@ -3,10 +3,12 @@
 Everything here is read from what the engine says: the running score, the chicos won and
 the next hand's mano from the match's stored engine state (``Match.state``), each hand's
 scoring lines (envido, truco, flor, mazo... with their calls and whether they were
-accepted) from ``scoring.score_hand_result`` on the hand's stored record, and the family
-an answer belongs to from the engine's hand state before and after it. Nothing is counted
-here: a hand whose record the engine refuses is shown with its stored points only, and a
-hand in progress (the tablet's draft) is shown up to its last valid event, or not at all.
+accepted) from ``scoring.score_hand_result`` on the hand's stored record, and from the
+engine's hand state before and after each event: the family an answer belongs to, who
+took each trick (or that it was parda), when a side conceded by going to the mazo and
+which side was mestre. Nothing is counted here: a hand whose record the engine refuses is
+shown with its stored points only, and a hand in progress (the tablet's draft) is shown
+up to its last valid event, or not at all.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.text import get_text_list
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -34,6 +37,7 @@ from scoring import (
     MestreDecision,
     Penalty,
     RuleSet,
+    Trick,
     Void,
     action_from_event,
     apply,
@@ -72,6 +76,13 @@ ITEM_NAMES = {
     "mazo": gettext_lazy("mazo"),
     "penalty": gettext_lazy("penalty"),
     "mestre": gettext_lazy("mestre"),
+}
+# A card in words ("7 of swords" for ``7E``): the tablet's buttons and the tricks told.
+CARD_NAMES = {
+    "E": gettext_lazy("%(rank)s of swords"),
+    "B": gettext_lazy("%(rank)s of clubs"),
+    "O": gettext_lazy("%(rank)s of coins"),
+    "C": gettext_lazy("%(rank)s of cups"),
 }
 ENVIDO_CALLS = frozenset({"envido", "real_envido", "falta_envido"})
 FLOR_CALLS = frozenset({"flor", "contraflor", "contraflor_al_resto"})
@@ -165,6 +176,11 @@ HAND_STATUS = {
 }
 
 
+def card_name(card: str) -> str:
+    """A card in words, "7 of swords" (``7E``), in the reader's language."""
+    return str(CARD_NAMES[card[-1]]) % {"rank": card[:-1]}
+
+
 def _rules(match: Match) -> RuleSet:
     return RuleSet.from_spec(rules_spec(match.stage.championship, best_of=match.best_of))
 
@@ -190,12 +206,76 @@ def _family_of_answer(before: HandState, after: HandState) -> str:
     return "truco"
 
 
+def _side_size(state: HandState, side: str) -> int:
+    return sum(1 for player in state.order if state.team[player] == side)
+
+
+def _trick_told(
+    before: HandState, after: HandState, action: Any, names: Mapping[str, str], trick: str
+) -> str:
+    """The trick the engine has just closed (``after.tricks[-1]``): parda, or who took it.
+
+    Card by card, the engine made the player who took it the next leader, and his card is
+    the last he played; trick by trick, only the side is known."""
+    number = len(after.tricks)
+    winner = after.tricks[-1]
+    if winner not in before.sides:
+        return _("%(trick)s %(number)s: parda (tied)") % {"trick": trick, "number": number}
+    team = _name(names, winner)
+    if isinstance(action, Trick) or not after.played.get(after.leader):
+        return _("%(trick)s %(number)s to %(team)s") % {
+            "trick": trick,
+            "number": number,
+            "team": team,
+        }
+    told = {
+        "trick": trick,
+        "number": number,
+        "team": team,
+        "player": _name(names, after.leader),
+        "card": card_name(str(after.played[after.leader][-1])),
+    }
+    # No comma inside a step: a segment's steps are joined by commas.
+    if _side_size(after, winner) == 1:
+        return _("%(trick)s %(number)s to %(player)s with the %(card)s") % told
+    return _("%(trick)s %(number)s to %(team)s: %(player)s with the %(card)s") % told
+
+
+def _mestre_told(state: HandState, action: MestreDecision, names: Mapping[str, str]) -> str:
+    """The rule of 11 in words a spectator follows: which side is mestre, at what score,
+    and what its cap de colla chose."""
+    side = state.mestre or state.team[action.by]
+    told = {
+        "team": _name(names, side),
+        "score": state.score.get(side, 0),
+        "player": _name(names, action.by),
+    }
+    if action.decision == "play":
+        return _("%(team)s is mestre at %(score)s: %(player)s chooses to play (no calls)") % told
+    return _("%(team)s is mestre at %(score)s: %(player)s passes (the hand is not played)") % told
+
+
+def _folded(players: Sequence[str]) -> str:
+    if len(players) == 1:
+        return _("%(player)s: to the mazo") % {"player": players[0]}
+    return _("%(players)s: to the mazo") % {"players": get_text_list(list(players), _("and"))}
+
+
 def _segments(
-    state: HandState, events: Sequence[Any], names: Mapping[str, str]
+    state: HandState, events: Sequence[Any], names: Mapping[str, str], trick: str = ""
 ) -> tuple[list[Segment], HandState]:
-    """The hand's calls, answers and folds grouped by bet, in the order they began, up to
-    the first event the engine refuses."""
+    """The hand's calls, answers, tricks and folds grouped by bet, in the order they began,
+    up to the first event the engine refuses.
+
+    Folds are told per side: the players of one side who go to the mazo between two
+    tricks make one step, and a side that concedes (all its players folded) one step
+    where it did, its earlier folds folded into it."""
     segments: dict[str, Segment] = {}
+    # Each side's fold steps so far (segment, index), the one still open to more names
+    # (closed by the next trick), and the steps a conceding side's one step replaces.
+    fold_steps: dict[str, list[tuple[Segment, int]]] = {}
+    open_folds: dict[str, tuple[Segment, int, list[str]]] = {}
+    replaced: set[tuple[str, int]] = set()
 
     def segment(family: str) -> Segment:
         if family == "truco" and "mestre" in segments:
@@ -223,55 +303,71 @@ def _segments(
             values = ", ".join(f"{_name(names, p)} {n}" for p, n in action.points)
             segment(family).steps.append(values)
         elif isinstance(action, Mazo):
-            segment("truco").steps.append(_("%(player)s: to the mazo") % {"player": player})
-        elif isinstance(action, MestreDecision):
-            if action.decision == "play":
-                told = _("%(player)s: the mestre plays") % {"player": player}
+            side = state.team[action.by]
+            told = segment("truco")
+            if after.decided == "mazo" and state.decided is None and _side_size(state, side) > 1:
+                replaced |= {(s.family, index) for s, index in fold_steps.pop(side, [])}
+                open_folds.pop(side, None)
+                told.steps.append(
+                    _("%(team)s: the whole side to the mazo") % {"team": _name(names, side)}
+                )
+            elif side in open_folds:
+                earlier, index, players = open_folds[side]
+                players.append(player)
+                earlier.steps[index] = _folded(players)
             else:
-                told = _("%(player)s: the mestre passes") % {"player": player}
-            segment("mestre").steps.append(told)
+                told.steps.append(_folded([player]))
+                open_folds[side] = (told, len(told.steps) - 1, [player])
+                fold_steps.setdefault(side, []).append((told, len(told.steps) - 1))
+        elif isinstance(action, MestreDecision):
+            segment("mestre").steps.append(_mestre_told(state, action, names))
         elif isinstance(action, Penalty):
             segment(f"penalty{len(segments)}").steps.append(
                 _("penalty: %(reason)s") % {"reason": action.reason}
             )
         elif isinstance(action, Void):
             segment("void").steps.append(_("void: %(reason)s") % {"reason": action.reason})
+        if len(after.tricks) > len(state.tricks):
+            segment("truco").steps.append(_trick_told(state, after, action, names, trick))
+            open_folds.clear()
         state = after
+    for told in segments.values():
+        told.steps = [s for n, s in enumerate(told.steps) if (told.family, n) not in replaced]
     return list(segments.values()), state
 
 
-def _attach(
-    segments: list[Segment], items: Sequence[Any], names: Mapping[str, str], tricks: str
-) -> None:
-    """Give each segment the points the engine's items gave (same bet, in order); a hand
-    won without a call is said to be won on the ``tricks``."""
+def _attach(segments: list[Segment], items: Sequence[Any], names: Mapping[str, str]) -> None:
+    """Give each segment the points the engine's items gave (same bet, in order); the hand
+    won on its tricks, without a call, gets them on the line of its tricks."""
     for item in items:
         family = {"mazo": "truco"}.get(item.kind, item.kind)
         target = next((s for s in segments if s.side is None and s.family.startswith(family)), None)
         if target is None:
-            target = Segment(family=family, steps=[tricks] if family == "truco" else [])
+            target = Segment(family=family)
             segments.append(target)
         target.side = item.side
         target.team = _name(names, item.side)
         target.points = item.points
 
 
-def _told(record: dict[str, Any], names: Mapping[str, str], tricks: str) -> list[Segment]:
-    """A stored hand's segments, as the engine scores its record ([] if it refuses it)."""
+def _told(record: dict[str, Any], names: Mapping[str, str], trick: str) -> list[Segment]:
+    """A stored hand's segments, as the engine scores its record ([] if it refuses it);
+    ``trick`` is the game's word for a trick (baza, donada)."""
     try:
         result = score_hand_result(record)
-        segments, _state = _segments(hand_from_record(record), record.get("events", []), names)
-        _attach(segments, result.items, names, tricks)
+        events = record.get("events", [])
+        segments, _state = _segments(hand_from_record(record), events, names, trick)
+        _attach(segments, result.items, names)
     except (EngineError, TypeError, ValueError, KeyError):
         return []
     return segments
 
 
-def _told_key(record: dict[str, Any], names: Mapping[str, str], tricks: str, version: str) -> str:
+def _told_key(record: dict[str, Any], names: Mapping[str, str], trick: str, version: str) -> str:
     # Everything a hand's segments are made of: its whole record (rules, players, order,
     # the score before, the events), the players' names and the words, in this language.
     told = json.dumps(
-        [record, sorted(names.items()), tricks, get_language() or "", version],
+        [record, sorted(names.items()), trick, get_language() or "", version],
         sort_keys=True,
         default=str,
     )
@@ -289,13 +385,13 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
     """
     names = records.names(match)
     vocabulary = words(match.stage.championship)
-    tricks, game_word = str(vocabulary.tricks), str(vocabulary.game)
+    trick, game_word = str(vocabulary.trick), str(vocabulary.game)
     standalone = {
         hand.pk: records.standalone_record(match, hand)
         for hand in hands
         if "pica_pica" not in hand.record
     }
-    keys = {pk: _told_key(record, names, tricks, version) for pk, record in standalone.items()}
+    keys = {pk: _told_key(record, names, trick, version) for pk, record in standalone.items()}
     known = cache.get_many(list(keys.values())) if version else {}
     fresh = {}
     lines = []
@@ -305,7 +401,7 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
             key = keys[hand.pk]
             segments = known.get(key) or []
             if key not in known:
-                segments = fresh[key] = _told(standalone[hand.pk], names, tricks)
+                segments = fresh[key] = _told(standalone[hand.pk], names, trick)
         lines.append(
             HandLine(
                 number=hand.number,
@@ -384,12 +480,14 @@ def running(match: Match, hands: int) -> Running | None:
 @dataclass(frozen=True)
 class LiveStart:
     """What the hand in progress is told from, taken from the stored hands: the next
-    hand's record as the engine deals it (mano, seats) and the players' names. Kept with
-    the match page's stored part, so a tap tells only the draft's events."""
+    hand's record as the engine deals it (mano, seats), the players' names and the game's
+    word for a trick. Kept with the match page's stored part (one per language), so a tap
+    tells only the draft's events."""
 
     number: int
     record: dict[str, Any]
     names: dict[str, str]
+    trick: str = ""
 
 
 def live_start(match: Match, hands: int) -> LiveStart | None:
@@ -406,13 +504,14 @@ def live_start(match: Match, hands: int) -> LiveStart | None:
         return None
     if upcoming is None or upcoming.record is None:
         return None
-    return LiveStart(hands + 1, dict(upcoming.record), records.names(match))
+    trick = str(words(match.stage.championship).trick)
+    return LiveStart(hands + 1, dict(upcoming.record), records.names(match), trick)
 
 
 def live_hand(start: LiveStart | None, draft: Any) -> list[Segment] | None:
     """The hand in progress at the table, from the record of the tablet's draft for hand
-    ``start.number`` (``results.selectors.draft_record``): its calls and answers so far,
-    up to the last event the engine accepts. None when there is no such draft, or it
+    ``start.number`` (``results.selectors.draft_record``): its calls, answers, tricks and
+    folds so far, up to the last event the engine accepts. None when there is no such draft, or it
     cannot be read (a pica-pica hand)."""
     if start is None or not isinstance(draft, Mapping):
         return None
@@ -426,7 +525,7 @@ def live_hand(start: LiveStart | None, draft: Any) -> list[Segment] | None:
         begun = hand_from_record(record)
     except (EngineError, TypeError, ValueError, KeyError):
         return None
-    segments, _after = _segments(begun, events, start.names)
+    segments, _after = _segments(begun, events, start.names, start.trick)
     return segments
 
 

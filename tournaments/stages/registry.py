@@ -90,6 +90,12 @@ def label(key: str) -> str:
     return str(fmt.label) if fmt is not None else key
 
 
+def stage_name(stage: Stage) -> str:
+    """A stage's name for people: the organiser's, or, when he typed none, its format's in
+    the reader's language (``{{ stage|stage_name }}`` in a template)."""
+    return stage.name or label(stage.format)
+
+
 def _rounds_field() -> forms.Field:
     return forms.IntegerField(
         label=_("Number of rounds (Swiss)"), min_value=1, max_value=50, initial=5

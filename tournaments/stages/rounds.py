@@ -108,15 +108,12 @@ def absence_losses(stage: Stage, round_: Round, team_ids: Iterable[int]) -> list
             team_a_id=team,
             status=Match.Status.WALKOVER,
             outcome=Match.Outcome.WALKOVER,
-            reason=str(ABSENT_REASON),
+            reason_code=Match.Reason.ABSENT,
             best_of=best_of,
             finished_at=timezone.now(),
         )
         for team in team_ids
     )
-
-
-ABSENT_REASON = _("Absent at check-in")
 
 
 def _absence_walkover(
@@ -129,7 +126,7 @@ def _absence_walkover(
     match.winner_id = winner
     match.status = Match.Status.WALKOVER
     match.outcome = Match.Outcome.WALKOVER
-    match.reason = str(ABSENT_REASON)
+    match.reason_code = Match.Reason.ABSENT
     match.finished_at = timezone.now()
     if winner is None:
         return []

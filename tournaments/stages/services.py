@@ -35,7 +35,8 @@ def stage_create(
     teams: Iterable[Team] | None = None,
     tiebreaks: Sequence[str] | None = None,
 ) -> Stage:
-    """Add a stage played in ``format`` by ``teams`` (default: every team).
+    """Add a stage played in ``format`` by ``teams`` (default: every team), called
+    ``name``, or by its format's name (in each reader's language) when none is given.
 
     ``settings`` are the format's (``registry.FORMATS[format].defaults`` lists them with
     their defaults); an unknown one is refused. ``tiebreaks``, when given and different,
@@ -51,15 +52,21 @@ def stage_create(
             params={"setting": ", ".join(sorted(unknown))},
         )
     merged.update(settings or {})
-    name = name.strip() or str(fmt.label)
-    # The name is the stage's natural key: under the championship lock a double submit of
-    # the form finds the first stage and is refused, and the order cannot be taken twice.
+    name = name.strip()
+    if name == str(fmt.label):
+        name = ""  # the format's own name, typed: shown in each reader's language too
+    # The name is the stage's natural key (an untyped one, its format's name): under the
+    # championship lock a double submit of the form finds the first stage and is refused,
+    # and the order cannot be taken twice.
     lock_championship(championship)
-    if championship.stages.filter(name=name).exists():
+    same = championship.stages.filter(name=name)
+    if not name:
+        same = same.filter(format=fmt.key)
+    if same.exists():
         raise TournamentError(
             _("This championship already has a stage called %(name)s."),
             code="stage_name_taken",
-            params={"name": name},
+            params={"name": name or str(fmt.label)},
         )
     if tiebreaks is not None and list(tiebreaks) != list(championship.tiebreaks):
         championship = championship_set_tiebreaks(championship=championship, tiebreaks=tiebreaks)

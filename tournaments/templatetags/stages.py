@@ -16,6 +16,13 @@ def format_label(stage: Stage) -> str:
 
 
 @register.filter
+def stage_name(stage: Stage) -> str:
+    """The stage's name for people: ``{{ stage|stage_name }}`` (the organiser's, or its
+    format's in the reader's language)."""
+    return registry.stage_name(stage)
+
+
+@register.filter
 def has_bracket(stage: Stage) -> bool:
     """Whether the stage has (or will have) a bracket page."""
     fmt = registry.FORMATS.get(stage.format)

@@ -31,6 +31,7 @@ from django.views.decorators.cache import never_cache
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
+from tournaments.championships.words import words
 from tournaments.io.imports import TEMPLATE_HEADERS
 from tournaments.models import Championship, Stage, Substitution, Team
 from tournaments.results import records
@@ -450,6 +451,8 @@ def teams_template(request: HttpRequest, slug: str, language: str) -> HttpRespon
         raise Http404("No such language.")
     header = list(TEMPLATE_HEADERS[language])
     with translation.override(language):
+        # The captain's column named as this game names him: capità or cap de colla.
+        header[TEMPLATE_HEADERS["en"].index("captain")] = str(words(championship).captain)
         team = _("Example team")
         club = _("Example club")
         player = _("Player %(number)s")

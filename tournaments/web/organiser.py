@@ -28,6 +28,7 @@ from django.utils.translation import ngettext
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
+from tournaments.championships.words import words
 from tournaments.io import exports, imports
 from tournaments.models import Championship, Match
 from tournaments.results import selectors as result_selectors
@@ -216,6 +217,7 @@ def _teams_page(
 ) -> HttpResponse:
     context = {
         "championship": championship,
+        "words": words(championship),
         "teams": championship_selectors.team_list(championship=championship),
         "form": form,
         "import_form": import_form,
@@ -292,7 +294,9 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
             except ValidationError as error:
                 add_service_error(form, error)
             else:
-                messages.success(request, _("Stage %(name)s created.") % {"name": stage.name})
+                messages.success(
+                    request, _("Stage %(name)s created.") % {"name": registry.stage_name(stage)}
+                )
                 return redirect("organiser:stage", slug=slug, stage_id=stage.pk)
     else:
         form = StageForm(championship=championship)

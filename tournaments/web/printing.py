@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
+from tournaments.championships.words import words
 from tournaments.models import Championship, Match
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
@@ -131,6 +132,7 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
         "sheets": [_scoresheet(request, m) for m in played] if with_sheets else [],
         "with_sheets": with_sheets,
         "rules_summary": championship_selectors.rules_summary(championship),
+        "words": words(championship),
     }
 
 
@@ -167,6 +169,7 @@ def _match_context(request: HttpRequest, slug: str, match_id: int) -> dict[str, 
         "absent": [],
         "sheets": [_scoresheet(request, match)],
         "rules_summary": championship_selectors.rules_summary(championship),
+        "words": words(championship),
     }
 
 
@@ -197,6 +200,8 @@ def _standings_context(request: HttpRequest, slug: str, stage_id: int) -> dict[s
             {"line": line, "values": [line.metrics.get(c.key) for c in columns]} for line in lines
         ]
         tables.append({"title": str(group) if group else "", "rows": rows})
+    # Head-to-head is only computed for the teams level before it: a dash for the others.
+    not_needed = any(v is None for table in tables for row in table["rows"] for v in row["values"])
     provisional = stage.matches.filter(
         status=Match.Status.FINISHED, confirmed_at__isnull=True, team_b__isnull=False
     ).count()
@@ -206,6 +211,7 @@ def _standings_context(request: HttpRequest, slug: str, stage_id: int) -> dict[s
         "columns": columns,
         "tables": tables,
         "provisional": provisional,
+        "not_needed": not_needed,
     }
 
 

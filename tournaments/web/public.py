@@ -97,6 +97,9 @@ class StandingsTable:
     title: str
     lines: list[Any]
     qualify: int  # places that go on (highlighted), 0 when none do
+    # A tie-break shown without a value for some team: one that splits only the teams the
+    # earlier ones left level (head-to-head) had nothing to break there (a dash, a legend).
+    not_needed: bool = False
 
 
 def _metric(value: Any) -> Any:
@@ -112,7 +115,9 @@ def standings_tables(
 
     The lots column is shown only when the drawing of lots separated two teams
     somewhere; the places that qualify (the ``advance`` of a groups-then-knockout stage)
-    are marked."""
+    are marked. Head-to-head has a value only for the teams level on the tie-breaks
+    before it (a mini-table of their matches): for the others the page shows a dash and
+    says why (``not_needed``), never a blank a reader takes for missing data."""
     columns = standing_selectors.tiebreak_columns(championship)
     groups = list(stage.groups.all())
     qualify = 0
@@ -138,7 +143,10 @@ def standings_tables(
             for line in lines
         ]
         title = str(group) if group else ""
-        tables.append(StandingsTable(title=title, lines=rows, qualify=qualify))
+        not_needed = any(value is None for row in rows for value in row["values"])
+        tables.append(
+            StandingsTable(title=title, lines=rows, qualify=qualify, not_needed=not_needed)
+        )
     return shown, tables
 
 
@@ -159,6 +167,7 @@ def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
             "columns": columns,
             "tables": tables,
             "qualify": tables[0].qualify if tables else 0,
+            "not_needed": any(table.not_needed for table in tables),
             **_rounds_context(stage),
         },
     )
@@ -340,7 +349,7 @@ def _stored_round(championship: Championship, stage_id: int, number: int) -> _St
     head, tail = _Stored.around(body, _ROWS)
     return _StoredRound(
         championship_id=championship.pk,
-        title=f"{round_title} · {stage.name} · {championship.name}",
+        title=f"{round_title} · {registry.stage_name(stage)} · {championship.name}",
         head=head,
         tail=tail,
         ids=ids,
@@ -418,6 +427,7 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
             "columns": columns,
             "tables": tables,
             "qualify": tables[0].qualify if tables else 0,
+            "not_needed": any(table.not_needed for table in tables),
             "tv": tv,
         },
     )

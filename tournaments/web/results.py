@@ -28,6 +28,7 @@ from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
+from tournaments.stages import registry
 from tournaments.web.forms import add_service_error
 from tournaments.web.results_forms import AuditFilterForm, HandCorrectionForm, HandRemovalForm
 
@@ -292,7 +293,7 @@ def _audit_lines(changes: Any) -> Iterator[str]:
         match = r.match
         row = [
             r.at.isoformat(),
-            match.stage.name,
+            registry.stage_name(match.stage),
             match.round.label or match.round.number,
             match.pk,
             match.team_a.name,

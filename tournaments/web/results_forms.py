@@ -8,8 +8,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.championships.words import words
 from tournaments.io import jsonbody
 from tournaments.models import HandRevision, Match, Player
+from tournaments.stages import registry
 
 # A hand record is a few hundred characters; a bigger paste is a mistake, not a hand.
 RECORD_MAX_CHARS = 20_000
@@ -77,11 +79,12 @@ class AnswerForm(forms.Form):
         self.side = side
         team = match.team_a if side == "A" else match.team_b
         members = sorted(team.memberships.all(), key=lambda m: (not m.is_captain, m.order))
+        captain = words(match.stage.championship).captain
         self.players = {m.player_id: m.player for m in members}
         self.fields["player"].choices = [
             (
                 m.player_id,
-                _("%(name)s (cap de colla)") % {"name": m.player.name}
+                _("%(name)s (%(captain)s)") % {"name": m.player.name, "captain": captain}
                 if m.is_captain
                 else m.player.name,
             )
@@ -105,7 +108,10 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args: Any, stages: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["stage"].choices = [("", "—"), *[(s.pk, s.name) for s in stages]]
+        self.fields["stage"].choices = [
+            ("", "—"),
+            *[(s.pk, registry.stage_name(s)) for s in stages],
+        ]
         self.fields["stage"].empty_value = None
 
     def filters(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, OPEN_ENTRIES
 from tournaments.championships.services.championships import lock_championship
+from tournaments.championships.words import words
 from tournaments.errors import TournamentError
 from tournaments.models import (
     SEED_MAX,
@@ -150,22 +151,24 @@ def team_entry_problems(
     """
     problems = []
     size = championship.team_size
+    # An Argentine team's captain is its captain: "cap de colla" is Catalan truc's word.
+    captain = words(championship).captain
     if len(players) > size:
         problems.append(_players_count_error(team, len(players), size, "team_too_big"))
     if len(captains) > 1:
         problems.append(
             TournamentError(
-                _("Team %(team)s has more than one cap de colla."),
+                _("Team %(team)s has more than one %(captain)s."),
                 code="captain_many",
-                params={"team": team},
+                params={"team": team, "captain": captain},
             )
         )
     elif captains and captains[0] not in players:
         problems.append(
             TournamentError(
-                _("The cap de colla %(name)s is not a player of the team."),
+                _("The %(captain)s %(name)s is not a player of the team."),
                 code="captain_not_member",
-                params={"name": captains[0]},
+                params={"name": captains[0], "captain": captain},
             )
         )
     elif championship.is_catalan and size > 1 and players and not captains:
@@ -358,7 +361,11 @@ def team_edit(
     if captain is not None:
         ordered = list(team.memberships.select_related("player").order_by("order", "pk"))
         if not 1 <= captain <= len(ordered):
-            raise TournamentError(_("Choose the cap de colla among the players."), code="captain")
+            raise TournamentError(
+                _("Choose the %(captain)s among the players."),
+                code="captain",
+                params={"captain": words(team.championship).captain},
+            )
         team_set_captain(team=team, player=ordered[captain - 1].player)
     announce(championship_id=team.championship_id, what="team")
     return team

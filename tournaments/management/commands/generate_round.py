@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.management.commands._common import TanteoCommand, championship
+from tournaments.stages import registry
 from tournaments.stages import services as stage_services
 
 
@@ -38,7 +39,7 @@ class Command(TanteoCommand):
                 "%(count)d matches generated in %(stage)s.",
                 len(created),
             )
-            % {"count": len(created), "stage": stage.name}
+            % {"count": len(created), "stage": registry.stage_name(stage)}
         )
         for match in created:
             self.stdout.write(f"  {match.round}: {match}")

@@ -72,6 +72,7 @@ def match_walkover(
     match.status = Match.Status.WALKOVER
     match.outcome = Match.Outcome.FORFEIT if forfeit else Match.Outcome.WALKOVER
     match.reason = reason.strip()
+    match.reason_code = ""
     match.finished_at = timezone.now()
     match.save()
     _result_changed(match)

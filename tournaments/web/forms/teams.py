@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import SEED_MAX, Championship, Team
+from tournaments.stages import registry
 
 
 def _add_player_fields(
@@ -133,7 +134,10 @@ class SubstitutionForm(forms.Form):
         choices = []
         for stage, next_number in stages:
             for number in range(1, next_number + 1):
-                label = _("%(stage)s, round %(number)s") % {"stage": stage.name, "number": number}
+                label = _("%(stage)s, round %(number)s") % {
+                    "stage": registry.stage_name(stage),
+                    "number": number,
+                }
                 choices.append((f"{stage.pk}:{number}", label))
         self.fields["from_round"].choices = choices
         if choices:
