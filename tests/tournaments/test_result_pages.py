@@ -45,7 +45,7 @@ def day(organiser):
         TeamFactory(championship=championship, seed=seed)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     matches = stage_services.round_generate(stage=stage)
-    referees = [RefereeFactory(), RefereeFactory()]
+    referees = [RefereeFactory(championships=[championship]) for _ in range(2)]
     for table, (match, referee) in enumerate(zip(matches, referees, strict=True), start=1):
         result_services.match_assign(match=match, table=str(table), referee=referee)
     played = matches[0]
@@ -423,7 +423,7 @@ def test_a_knockout_round_has_one_name_on_every_page(client, organiser):
     for seed in range(1, 5):
         TeamFactory(championship=championship, seed=seed)
     stage = stage_services.stage_create(championship=championship, format="single_elimination")
-    referee = RefereeFactory()
+    referee = RefereeFactory(championships=[championship])
     match = stage_services.round_generate(stage=stage)[0]
     result_services.match_assign(match=match, table="1", referee=referee)
     public = reverse("tournaments:match", args=[championship.slug, match.pk])
