@@ -68,7 +68,8 @@ WHO = {
 
 
 class AutoSchema(BaseAutoSchema):
-    """drf-spectacular's schema, plus who may call each operation and its error responses.
+    """drf-spectacular's schema, plus who may call each operation, its error responses, and
+    which operations need credentials.
 
     A view says who writes through it with ``writers`` and who reads it with ``readers``
     (keys of ``WHO``; reads default to ``read``: public).
@@ -83,6 +84,22 @@ class AutoSchema(BaseAutoSchema):
         description = super().get_description() or ""
         who = WHO.get(self._who(), "")
         return f"{description}\n\n{who}".strip()
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        """No credentials for a public read (Swagger UI shows no lock on it); one of the
+        API's credentials, never none, for everything else. DRF's default would also list
+        "none" for reads and for views that authenticate by hand (``{}``), which Swagger
+        UI shows as a lock on every public GET."""
+        if self._who() == "read":
+            return []
+        return [requirement for requirement in super().get_auth() if requirement]
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None and "security" not in operation:
+            # Said outright (``security: []``: no credentials), not left to a default.
+            operation["security"] = []
+        return operation
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction=direction)

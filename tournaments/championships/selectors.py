@@ -260,6 +260,19 @@ def rule_set(championship: Championship) -> RuleSet:
     return RuleSet.from_spec(rules_spec(championship))
 
 
+def rule_options_chosen(championship: Championship) -> dict[str, Any]:
+    """The options the organiser chose for ``championship``'s preset, as stored (those
+    left at the preset's default are absent)."""
+    return {key: value for key, value in rules_spec(championship).items() if key != "preset"}
+
+
+def rule_options_in_force(championship: Championship) -> dict[str, Any]:
+    """Every option of ``championship``'s rules with the value that applies: the preset's
+    defaults with the organiser's choices over them, as the engine answers them
+    (``scoring.RuleSet.options``: the engine owns the values, nothing is worked out here)."""
+    return rule_set(championship).options
+
+
 def rules_summary(championship: Championship) -> list[str]:
     """The rule set in a few sentences for players (in the active language)."""
     rules = rule_set(championship)
