@@ -64,9 +64,12 @@ def url(name: str, *args) -> str:
     return reverse(f"organiser:{name}", args=args)
 
 
-def invitation_link(response) -> str:
-    text = " ".join(str(m) for m in response.context["messages"])
-    return re.search(r"https?://\S+/organiser/invitation/\S+/", text).group(0)
+def invitation_link(response) -> str | None:
+    """The invitation link the referees page shows (in its copy field), if any."""
+    found = re.search(
+        r'id="invitation-link-text" type="text" value="([^"]+)"', response.content.decode()
+    )
+    return found.group(1) if found else None
 
 
 # -- referees ---------------------------------------------------------------------------------
@@ -125,6 +128,65 @@ def test_an_invited_referee_sets_his_name_and_password_and_sees_his_matches(
     client.logout()
     again = client.get(link, HTTP_ACCEPT_LANGUAGE="en")
     assert again.status_code == 404 and "already been used" in again.content.decode()
+
+
+def test_the_link_is_shown_once_with_a_copy_button_and_a_lost_one_is_replaced(
+    organiser_client, championship
+):
+    """Only the token's hash is stored, so the page shows the link right after it is made
+    (with a copy button, a static script) and never again; "Make a new link" replaces a
+    lost one, and the old link then stops working."""
+    referees_url = url("referees", championship.slug)
+    made = organiser_client.post(
+        referees_url,
+        {"action": "invite", "invite-name": "Jordi Puig Serra"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    html = made.content.decode()
+    first = invitation_link(made)
+    assert first is not None and "/organiser/invitation/" in first
+    assert first not in " ".join(str(m) for m in made.context["messages"])  # not plain text
+    assert 'data-copy="invitation-link-text"' in html and "Copy link" in html
+    assert "/static/js/copy.js" in html and "<script>" not in html
+    assert "Invitation link for Jordi Puig Serra" in html
+    assert "Tanteo keeps no copy of it" in html
+
+    reloaded = organiser_client.get(referees_url, HTTP_ACCEPT_LANGUAGE="en")
+    assert invitation_link(reloaded) is None
+    assert "Make a new link" in reloaded.content.decode()
+    assert "Lost one? Make a new link" in reloaded.content.decode()
+
+    (invitation,) = championship_selectors.referee_invitations_pending(championship=championship)
+    renewed = organiser_client.post(
+        url("invitation_renew", championship.slug, invitation.pk),
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    second = invitation_link(renewed)
+    assert second is not None and second != first
+    assert "The old link no longer works" in renewed.content.decode()
+    (pending,) = championship_selectors.referee_invitations_pending(championship=championship)
+    assert (pending.name, pending.pk != invitation.pk) == ("Jordi Puig Serra", True)
+    organiser_client.logout()
+    old = organiser_client.get(first, HTTP_ACCEPT_LANGUAGE="en")
+    assert old.status_code == 404 and "withdrawn" in old.content.decode()
+    # The invitee finds the name the organiser typed: first word, then the rest.
+    page = organiser_client.get(second, HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert page.context["form"].initial == {"first_name": "Jordi", "last_name": "Puig Serra"}
+    assert 'value="Puig Serra"' in page.content.decode()
+
+
+def test_a_used_or_withdrawn_invitation_gets_no_new_link(organiser, championship):
+    invitation, _token = championship_services.referee_invite(
+        championship=championship, invited_by=organiser, name="Jordi"
+    )
+    championship_services.referee_invitation_revoke(invitation=invitation)
+    invitation.refresh_from_db()
+    with pytest.raises(ValidationError) as refused:
+        championship_services.referee_invitation_renew(invitation=invitation, invited_by=organiser)
+    assert refused.value.code == "invitation_revoked"
 
 
 def test_an_expired_or_withdrawn_invitation_is_refused(organiser, championship, client):
