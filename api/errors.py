@@ -45,6 +45,12 @@ CONFLICTS = {
     "championship_draft",
 }
 
+# Service refusals of the acting user himself (he may not referee this championship, or
+# this match): the API's permission error, 403, with the service's code and message. The
+# rule is the services' (``results.selectors.hand_write_problem``), so the tablet and the
+# API refuse the same users; only its status is decided here.
+FORBIDDEN = {"not_referee", "not_match_referee"}
+
 
 class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
@@ -99,7 +105,8 @@ def _service_error(error: DjangoValidationError) -> Response:
         expected = (error.params or {}).get("expected")
         if expected is not None:
             extra["expected"] = expected
-        return Response(body(code, error.text, **extra), status=409 if code in CONFLICTS else 400)
+        answer = 409 if code in CONFLICTS else 403 if code in FORBIDDEN else 400
+        return Response(body(code, error.text, **extra), status=answer)
     # A model's full_clean() in a service: field errors when it has them.
     fields = (
         {key: [str(m) for m in messages] for key, messages in error.message_dict.items()}

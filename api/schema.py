@@ -61,24 +61,45 @@ WHO = {
     "authenticated": "Who: any authenticated user (401 without credentials).",
     "organisers": "Who: the championship's organisers and staff (401 without credentials, "
     "403 if you may read it but not manage it, 404 if you may not even read it).",
-    "referees": "Who: the match's referee, the championship's organisers and staff (401 "
-    "without credentials, 403 for anyone else who may read the match, 404 otherwise).",
+    "referees": "Who: the match's referee while on the championship's list of referees, the "
+    "championship's organisers and staff (401 without credentials, 403 for anyone else who "
+    "may read the match, 404 otherwise).",
 }
 
 
 class AutoSchema(BaseAutoSchema):
-    """drf-spectacular's schema, plus who may call each operation and its error responses.
+    """drf-spectacular's schema, plus who may call each operation, its error responses, and
+    which operations need credentials.
 
-    A view says who writes through it with ``writers`` (a key of ``WHO``).
+    A view says who writes through it with ``writers`` and who reads it with ``readers``
+    (keys of ``WHO``; reads default to ``read``: public).
     """
+
+    def _who(self) -> str:
+        if self.method in ("GET", "HEAD"):
+            return getattr(self.view, "readers", "read")
+        return getattr(self.view, "writers", "")
 
     def get_description(self) -> str:
         description = super().get_description() or ""
-        if self.method in ("GET", "HEAD"):
-            who = WHO["read"]
-        else:
-            who = WHO.get(getattr(self.view, "writers", ""), "")
+        who = WHO.get(self._who(), "")
         return f"{description}\n\n{who}".strip()
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        """No credentials for a public read (Swagger UI shows no lock on it); one of the
+        API's credentials, never none, for everything else. DRF's default would also list
+        "none" for reads and for views that authenticate by hand (``{}``), which Swagger
+        UI shows as a lock on every public GET."""
+        if self._who() == "read":
+            return []
+        return [requirement for requirement in super().get_auth() if requirement]
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None and "security" not in operation:
+            # Said outright (``security: []``: no credentials), not left to a default.
+            operation["security"] = []
+        return operation
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction=direction)

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import pages
-from api.views import auth, championships, drafts, hands, matches, stages, teams
+from api.views import auth, championships, drafts, hands, matches, referees, stages, teams
 
 app_name = "api"
 
@@ -20,6 +20,12 @@ v1 = [
     path(CHAMPIONSHIP + "teams/", teams.TeamList.as_view(), name="teams"),
     path(CHAMPIONSHIP + "teams/import/", teams.TeamImport.as_view(), name="teams-import"),
     path(CHAMPIONSHIP + "teams/<int:team_id>/", teams.TeamDetail.as_view(), name="team"),
+    path(CHAMPIONSHIP + "referees/", referees.RefereeList.as_view(), name="referees"),
+    path(
+        CHAMPIONSHIP + "referees/<str:username>/",
+        referees.RefereeDetail.as_view(),
+        name="referee",
+    ),
     path(CHAMPIONSHIP + "stages/", stages.StageList.as_view(), name="stages"),
     path(STAGE, stages.StageDetail.as_view(), name="stage"),
     path(STAGE + "rounds/", stages.RoundList.as_view(), name="rounds"),
@@ -38,7 +44,14 @@ v1 = [
 urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    # The split view serves its settings as a script file: no inline script for the CSP.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    # The split view serves its settings as a script file, and the page's style is a static
+    # file (templates/api/swagger_ui.html): nothing inline for the CSP to block.
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api:schema", template_name="api/swagger_ui.html"
+        ),
+        name="docs",
+    ),
     path("token/", pages.token_page, name="token-page"),
 ]

@@ -60,7 +60,6 @@ def main() -> None:
     django.setup()
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
     from django.core.management import call_command
     from django.db import connection, transaction
     from django.test import Client
@@ -68,14 +67,13 @@ def main() -> None:
 
     from referees import services as referee_services
     from tournaments.championships import services as championship_services
-    from tournaments.models import REFEREES_GROUP, Match
+    from tournaments.models import Match
     from tournaments.results import services as result_services
     from tournaments.stages import services as stage_services
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     call_command("migrate", verbosity=0)
     referee, _ = get_user_model().objects.get_or_create(username="bench.referee")
-    referee.groups.add(Group.objects.get_or_create(name=REFEREES_GROUP)[0])
     client = Client()
     client.force_login(referee)
 
@@ -99,6 +97,7 @@ def main() -> None:
             championship_services.championship_set_status(championship=championship, status=status)
         stage = stage_services.stage_create(championship=championship, format="round_robin")
         (match,) = stage_services.round_generate(stage=stage)
+        championship_services.referee_add(championship=championship, user=referee, added_by=None)
         result_services.match_assign(match=match, referee=referee, table="1")
         match = result_services.match_start(match=match, by=referee)
         if stored:

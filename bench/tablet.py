@@ -80,7 +80,6 @@ def main() -> None:
     django.setup()
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
     from django.contrib.staticfiles.handlers import StaticFilesHandler
     from django.core.management import call_command
     from django.test.testcases import LiveServerThread
@@ -89,14 +88,12 @@ def main() -> None:
 
     from referees import tablet
     from tournaments.championships import services as championship_services
-    from tournaments.models import REFEREES_GROUP
     from tournaments.results import services as result_services
     from tournaments.stages import services as stage_services
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
     call_command("migrate", verbosity=0)
     referee = get_user_model().objects.create_user(username="bench.referee", password=PASSWORD)
-    referee.groups.add(Group.objects.get_or_create(name=REFEREES_GROUP)[0])
     championship = championship_services.championship_create(
         name="Banco", slug="bench-tablet", start_date="2026-01-01", team_size=2
     )
@@ -106,6 +103,7 @@ def main() -> None:
         championship_services.championship_set_status(championship=championship, status=status)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
+    championship_services.referee_add(championship=championship, user=referee, added_by=None)
     result_services.match_assign(match=match, referee=referee, table="1")
     result_services.match_start(match=match, by=referee)
 

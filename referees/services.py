@@ -1,8 +1,9 @@
 """The referee's writes: thin guards around ``tournaments.results.services``.
 
 Who may write hands, and when, is checked by the results services they call
-(``tournaments.results.selectors.hand_write_problem``): a referee taken out of the referees
-group, or a championship that is not running, is refused there with a translated message.
+(``tournaments.results.selectors.hand_write_problem``): a referee not on the championship's
+list of referees, or a championship that is not running, is refused there with a translated
+message.
 
 A tablet page was rendered for one hand number; if another referee (or another tab) has
 stored or deleted a hand since, the page is stale and nothing is written. The match row

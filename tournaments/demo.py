@@ -19,14 +19,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group as UserGroup
 from django.db import transaction
 from django.utils import timezone
 
 import scoring
 from scoring import Mazo, RuleSet, Trick, apply, is_finished, legal_actions, start_hand
 from tournaments.championships import services as championship_services
-from tournaments.models import REFEREES_GROUP, Championship, Match
+from tournaments.models import Championship, Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
@@ -235,16 +234,20 @@ def play_match_hands(rng: random.Random, match: Match, winner: str | None = None
 
 def _referees() -> list:
     users = get_user_model()
-    group, _ = UserGroup.objects.get_or_create(name=REFEREES_GROUP)
     result = []
     for username in ("arbitro.demo", "arbitra.demo"):
         user, created = users.objects.get_or_create(username=username)
         if created:
             user.set_unusable_password()
             user.save()
-        user.groups.add(group)
         result.append(user)
     return result
+
+
+def _list_referees(championship: Championship, referees: list) -> None:
+    """Put the demo referees on the championship's list: only there may they referee."""
+    for user in referees:
+        championship_services.referee_add(championship=championship, user=user, added_by=None)
 
 
 def _assign(matches: Sequence[Match], referees: list, start: datetime.datetime) -> None:
@@ -288,6 +291,7 @@ def _argentine(today: datetime.date, referees: list) -> Championship:
         preset="argentine",
         team_size=2,
     )
+    _list_referees(championship, referees)
     players = _names(rng, SPANISH_FIRST, SPANISH_LAST, 32)
     for seed, name in enumerate(PAIRS, start=1):
         championship_services.team_create(
@@ -334,6 +338,7 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
         team_size=3,
         tiebreaks=["points", "buchholz", "median_buchholz", "chico_diff", "lots"],
     )
+    _list_referees(championship, referees)
     players = _names(rng, CATALAN_FIRST, CATALAN_LAST, 24)
     for seed, name in enumerate(SQUADS, start=1):
         squad = players[3 * seed - 3 : 3 * seed]

@@ -41,10 +41,6 @@ def validate_time_zone(value: str) -> None:
         ) from None
 
 
-REFEREES_GROUP = "referees"
-"""Users in this Django group (or staff users) may referee matches."""
-
-
 class Championship(models.Model):
     """A truco championship, from its first announcement to its final standings."""
 

@@ -7,11 +7,36 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import scoring
+from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Championship, validate_time_zone
 from tournaments.standings import tiebreaks
 
 PRESETS = ["argentine", "argentine_flor", "trucardo", "catalan"]
 TIEBREAKS = list(tiebreaks.TIEBREAKS)
+
+
+def _options_schema() -> dict[str, Any]:
+    """The ``options`` object in the OpenAPI schema, from the engine's table of options
+    (``scoring.OPTIONS``): each option with every value some preset accepts and each
+    preset's default, so the schema follows the engine without being retyped."""
+    properties = {}
+    for option in scoring.OPTIONS:
+        values: list[Any] = []
+        for family in option.values.values():
+            values.extend(v for v in family if v not in values)
+        defaults = ", ".join(f"{preset} {value}" for preset, value in option.defaults.items())
+        properties[option.key] = {"enum": values, "description": f"Defaults: {defaults}."}
+    return {
+        "type": "object",
+        "description": "Every option of the preset's family with the value in force: the "
+        "preset's default unless the organiser chose another (docs/rules.md).",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
+OPTIONS_SCHEMA = _options_schema()
 
 
 class ChampionshipSerializer(serializers.ModelSerializer):
@@ -41,10 +66,9 @@ class ChampionshipSerializer(serializers.ModelSerializer):
         rules = championship.rules
         return rules if isinstance(rules, str) else str(rules.get("preset", ""))
 
-    @extend_schema_field({"type": "object", "additionalProperties": True})
+    @extend_schema_field(OPTIONS_SCHEMA)
     def get_options(self, championship: Championship) -> dict[str, Any]:
-        rules = championship.rules
-        return {} if isinstance(rules, str) else {k: v for k, v in rules.items() if k != "preset"}
+        return championship_selectors.rule_options_in_force(championship)
 
 
 class ChampionshipCreateSerializer(serializers.Serializer):

@@ -82,7 +82,11 @@ class ChampionshipDetail(ApiView):
                 championship = championship_services.championship_update_rules(
                     championship=championship,
                     preset=data.get("preset", serialized["preset"]),
-                    options=data.get("options", serialized["options"]),
+                    # The choices as stored, not the options in force the reads show: a
+                    # new preset keeps the organiser's choices, and its own defaults.
+                    options=data.get(
+                        "options", championship_selectors.rule_options_chosen(championship)
+                    ),
                     tiebreaks=data.get("tiebreaks"),
                 )
             elif "tiebreaks" in data:

@@ -28,6 +28,7 @@ REFUSALS = ("draft_other_device", "draft_stale")
 class Draft(ApiView):
     """The hand in progress of a match, as the tablet holding it last synced it."""
 
+    readers = "referees"
     writers = "referees"
     serializer_class = DraftSerializer
     queryset = Match.objects.none()  # the schema's model; reads go through the selectors

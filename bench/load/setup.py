@@ -5,8 +5,8 @@
 
 On a migrated, empty database: a running championship of ``2 x tables`` pairs (Argentine
 truco), a Swiss stage and its first round (``tables`` matches), one referee user per match
-(in the ``referees`` group), each match assigned to its table and referee and started
-(players seated, the first hand ready to enter). Everything goes through the services,
+(on the championship's list of referees), each match assigned to its table and referee and
+started (players seated, the first hand ready to enter). Everything goes through the services,
 as the demo does. Then one session per referee is created directly in the session store,
 so the load users never log in (django-axes is not involved) and their cookies are
 written to ``--out`` beside the ids of the public pages.
@@ -47,13 +47,12 @@ def main() -> None:
         SESSION_KEY,
         get_user_model,
     )
-    from django.contrib.auth.models import Group
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import connection
     from django.utils import timezone
 
     from tournaments.championships import services as championship_services
-    from tournaments.models import REFEREES_GROUP, Championship
+    from tournaments.models import Championship
     from tournaments.results import services as result_services
     from tournaments.stages import services as stage_services
 
@@ -94,14 +93,13 @@ def main() -> None:
         sys.exit(f"setup.py: expected {args.tables} matches, the round has {len(playable)}.")
 
     users = get_user_model()
-    group, _ = Group.objects.get_or_create(name=REFEREES_GROUP)
     start = timezone.now().replace(second=0, microsecond=0)
     referees = []
     for table, match in enumerate(playable, start=1):
         user = users.objects.create(username=f"arbitro.{table:03d}")
         user.set_unusable_password()
         user.save(update_fields=["password"])
-        user.groups.add(group)
+        championship_services.referee_add(championship=championship, user=user, added_by=None)
         match = result_services.match_assign(
             match=match, table=str(table), scheduled_at=start, referee=user
         )

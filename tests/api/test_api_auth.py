@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.staticfiles import finders
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -133,6 +137,52 @@ def test_the_schema_and_its_docs_are_served_without_a_cdn(db):
     assert "cdn" not in docs.lower()
     assert "<script>" not in docs  # no inline script: the settings come as a file
     assert browser.get("/api/docs/?script=")["Content-Type"] == "application/javascript"
+
+
+def test_the_docs_page_holds_nothing_inline_the_policy_would_block(db):
+    """The Content-Security-Policy allows this site's files only: every script and style
+    sheet of the docs page is a file (drf-spectacular's page had an inline <style>)."""
+    response = Client().get("/api/docs/")
+    policy = response["Content-Security-Policy"]
+    assert "style-src 'self'" in policy and "'unsafe-inline'" not in policy
+    docs = response.content.decode()
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", docs, flags=re.S)
+    assert scripts and all(
+        "src=" in attributes and not body.strip() for attributes, body in scripts
+    )
+    assert "<style" not in docs
+    assert not re.search(r"\sstyle=", docs)
+    assert not re.search(r"\son[a-z]+=", docs)  # no inline event handler either
+    sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', docs)
+    assert "/static/css/swagger.css" in sheets
+    assert all(finders.find(sheet.removeprefix(settings.STATIC_URL)) for sheet in sheets)
+
+
+def test_the_schema_asks_for_credentials_only_where_they_are_needed(db):
+    """Public reads say ``security: []`` (Swagger UI draws no lock on them); everything
+    else names the API's credentials, never "none" (which Swagger UI drew a lock for on
+    every public GET)."""
+    schema = Client().get("/api/schema/?format=json").json()
+    operations = {
+        (method.upper(), path): operation
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+    }
+    needs = {
+        key: operation["security"] for key, operation in operations.items() if operation["security"]
+    }
+    public = {key for key, operation in operations.items() if operation["security"] == []}
+    assert ("GET", "/api/v1/championships/") in public
+    assert ("GET", "/api/v1/matches/{match_id}/hands/") in public
+    assert ("POST", "/api/v1/auth/token/") in public  # you get your token with a password
+    assert ("GET", "/api/v1/matches/{match_id}/draft/") in needs
+    assert ("GET", "/api/v1/championships/{slug}/referees/") in needs
+    assert ("DELETE", "/api/v1/auth/token/") in needs
+    writes = {key for key in operations if key[0] != "GET"}
+    assert writes - {("POST", "/api/v1/auth/token/")} <= set(needs)
+    for requirements in needs.values():
+        assert {} not in requirements
+        assert {"tokenAuth": []} in requirements
 
 
 def test_the_token_pages_date_ends_its_sentence_once(db):

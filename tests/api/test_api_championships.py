@@ -5,6 +5,7 @@ import datetime
 import pytest
 from rest_framework.test import APIClient
 
+from scoring import OPTIONS, RuleSet
 from tests.api.conftest import V1, client_for
 from tournaments.models import Championship
 
@@ -46,7 +47,22 @@ def test_list_shows_public_championships_only(api, published, championship_facto
             "venue": "Peña El Ancho de Espadas",
             "time_zone": "Europe/Madrid",
             "preset": "trucardo",
-            "options": {},
+            # The rules in force: trucardo's defaults, none changed by the organiser.
+            "options": {
+                "target": 30,
+                "best_of": 3,
+                "flor": True,
+                "hierarchy": "traditional",
+                "envido_max_calls": 3,
+                "falta_envido": "rival_to_half",
+                "mazo_envido_point": True,
+                "contraflor_al_resto": "whole_chico",
+                "contraflor_value": 6,
+                "pica_pica": True,
+                "pica_pica_until": 25,
+                "gallo": "por_turno",
+                "penalty_max": 30,
+            },
             "team_size": 2,
             "tiebreaks": ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"],
         }
@@ -131,6 +147,61 @@ def test_patch_details_and_rules_until_the_first_hand(organiser, published):
     response = api.patch(url, {"end_date": "2026-05-01"}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "dates_reversed"
+
+
+def test_the_options_are_the_rules_in_force_as_the_engine_gives_them(api, championship_factory):
+    """The preset's defaults with the organiser's choices over them: a client reads the
+    whole rule set, not just what differs (which read ``{}`` for a plain preset)."""
+    championship_factory(
+        slug="corta", rules={"preset": "argentine", "target": 15, "falta_envido": "whole_chico"}
+    )
+    championship_factory(slug="casal", rules="catalan")
+    corta = api.get(f"{LIST}corta/").json()["options"]
+    assert (corta["target"], corta["falta_envido"], corta["flor"]) == (15, "whole_chico", False)
+    assert corta["penalty_max"] == 15  # the engine's default: the target
+    spec = {"preset": "argentine", "target": 15, "falta_envido": "whole_chico"}
+    assert corta == RuleSet.from_spec(spec).options
+    casal = api.get(f"{LIST}casal/").json()
+    assert casal["preset"] == "catalan"
+    assert casal["options"] == {
+        "target": 12,
+        "best_of": 3,
+        "flor": False,
+        "mazo_envido_point": False,
+        "pica_pica": False,
+        "mestre_penalty": "to_opponent",
+        "penalty_max": 12,
+    }
+
+
+def test_a_new_preset_keeps_the_options_chosen_not_those_in_force(organiser, published):
+    """PATCHing the preset alone keeps the organiser's choices and takes the new preset's
+    defaults for the rest (not trucardo's values the read showed)."""
+    published.rules = {"preset": "trucardo", "target": 15}
+    published.save(update_fields=["rules"])
+    published.organisers.add(organiser)
+    body = client_for(organiser).patch(
+        f"{LIST}copa-trucardo/", {"preset": "argentine"}, format="json"
+    )
+    assert body.status_code == 200, body.content
+    options = body.json()["options"]
+    assert (options["target"], options["envido_max_calls"], options["flor"]) == (15, 4, False)
+    published.refresh_from_db()
+    assert published.rules == {"preset": "argentine", "target": 15}
+
+
+def test_the_schema_lists_every_option_with_the_values_the_engine_accepts(api):
+    schema = api.get("/api/schema/?format=json").json()
+    options = schema["components"]["schemas"]["Championship"]["properties"]["options"]
+    assert set(options["properties"]) == {option.key for option in OPTIONS}
+    assert options["properties"]["falta_envido"]["enum"] == [
+        "leader_to_target",
+        "rival_to_half",
+        "leader_to_half",
+        "whole_chico",
+    ]
+    assert options["properties"]["target"]["enum"] == [15, 30, 12]
+    assert options["additionalProperties"] is False
 
 
 def test_status_moves_one_step(organiser, published):

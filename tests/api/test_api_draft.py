@@ -337,8 +337,8 @@ def test_a_draft_step_costs_the_same_few_queries_at_any_hand(
     assert tables.count("tournaments_match") == 2  # the read, the lock
     assert "tournaments_round" not in " ".join(q["sql"] for q in early.captured_queries)
     assert "tournaments_championship" not in tables
-    # The token, the match, its lock and hands, the referees group, the draft read and
-    # written, and the service's savepoint (set and released) inside the test's
+    # The token, the match, its lock and hands, his entry on the list of referees, the
+    # draft read and written, and the service's savepoint (set and released) inside the test's
     # transaction: no second one around it.
     assert len(early) <= 9, tables
 

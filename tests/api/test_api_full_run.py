@@ -62,6 +62,9 @@ def test_a_whole_championship_through_the_api(organiser):
             ),
             201,
         )
+    # Its referee, on its list: only its referees are assigned its matches.
+    listed = ok(api.post(f"{base}/referees/", {"username": "arbitro"}, format="json"), 201)
+    assert (listed["username"], listed["open_matches"]) == ("arbitro", 0)
     ok(api.post(f"{base}/status/", {"status": "registration"}, format="json"))
     ok(api.post(f"{base}/status/", {"status": "running"}, format="json"))
     stage = ok(api.post(f"{base}/stages/", {"format": "single_elimination"}, format="json"), 201)

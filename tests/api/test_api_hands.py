@@ -6,6 +6,7 @@ import datetime
 import threading
 
 import pytest
+from django.contrib.auth.models import Group
 from django.db import connection, connections
 from django.utils import timezone
 
@@ -20,7 +21,8 @@ from tests.tournaments.factories import (
     UserFactory,
 )
 from tournaments.championships import services as championship_services
-from tournaments.models import Hand, Match
+from tournaments.models import ChampionshipReferee, Hand, Match
+from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
 
@@ -31,8 +33,8 @@ def one_match(*, team_size: int = 2, rules=None, referee=None) -> Match:
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
     if referee is not None:
-        match.referee = referee
-        match.save(update_fields=["referee"])
+        championship_services.referee_add(championship=championship, user=referee, added_by=None)
+        result_services.match_assign(match=match, referee=referee)
     return match
 
 
@@ -251,31 +253,51 @@ def test_the_same_hand_posted_20_times_at_once_with_one_key_is_stored_once():
     assert match.status == Match.Status.IN_PROGRESS
 
 
-def test_a_referee_taken_out_of_the_group_can_no_longer_write_through_the_api(db):
-    """The results services' rule, whatever the door: the match's referee, removed from
-    the referees group, can neither seat, nor record, nor undo a hand."""
+def test_a_referee_taken_off_the_list_can_no_longer_write_through_the_api(db):
+    """The results services' rule, whatever the door: the match's referee, his entry on
+    the championship's list of referees deleted (he stays assigned), can neither seat,
+    nor record, nor undo a hand: 403, as for anyone the API does not allow."""
     referee = RefereeFactory(username="exarbitro")
     match = one_match(referee=referee)
     api = client_for(referee)
     assert api.post(f"{V1}/matches/{match.pk}/seats/", {}, format="json").status_code == 200
     first = {"number": 1, "events": falta(match)}
     assert api.post(url(match), first, format="json").status_code == 201
-    referee.groups.clear()
+    ChampionshipReferee.objects.filter(user=referee).delete()
     for response in (
         api.post(f"{V1}/matches/{match.pk}/seats/", {}, format="json"),
         api.post(url(match), {"number": 2, "events": falta(match)}, format="json"),
         api.delete(f"{V1}/matches/{match.pk}/hands/last/"),
     ):
-        assert response.status_code in (400, 403), response.content
+        assert response.status_code == 403, response.content
         assert response.json()["error"]["code"] == "not_referee"
     assert Hand.objects.filter(match=match).count() == 1
+
+
+def test_a_referee_of_another_championship_cannot_seat_the_players(db):
+    """Only the championship's list makes a referee there: a member of the site-wide
+    ``referees`` group on another championship's list, assigned to the match behind the
+    services' back, is refused the seats with a 403; the organiser seats them."""
+    outsider = RefereeFactory(username="forastero", championships=[ChampionshipFactory()])
+    outsider.groups.add(Group.objects.get_or_create(name="referees")[0])
+    match = one_match()
+    Match.objects.filter(pk=match.pk).update(referee=outsider)
+    seats = f"{V1}/matches/{match.pk}/seats/"
+    response = client_for(outsider, language="en").post(seats, {}, format="json")
+    assert response.status_code == 403, response.content
+    assert response.json()["error"]["code"] == "not_referee"
+    assert "may not referee" in response.json()["error"]["message"]
+    match.refresh_from_db()
+    assert match.seats == []
+    organiser = UserFactory()
+    match.stage.championship.organisers.add(organiser)
+    assert client_for(organiser).post(seats, {}, format="json").status_code == 200
 
 
 def test_hands_posted_and_undone_through_the_api_are_in_the_history(db):
     """The results services keep the history whoever calls them: the API too. A retried
     post (same hand again) adds nothing; the undo is refused once a side confirmed."""
     from tournaments.models import HandRevision
-    from tournaments.results import services as result_services
 
     referee = RefereeFactory()
     match = one_match(referee=referee)

@@ -65,13 +65,14 @@ def build(status: str = Championship.Status.REGISTRATION) -> World:
     championship.organisers.add(organiser)
     other = UserFactory()
     ChampionshipFactory().organisers.add(other)
-    assigned = RefereeFactory()
+    # Both on the championship's list of referees; one of them assigned to the match.
+    assigned = RefereeFactory(championships=[championship])
     match.referee = assigned
     match.save(update_fields=["referee"])
     users = {
         "anonymous": None,
         "plain_user": UserFactory(),
-        "referee_not_assigned": RefereeFactory(),
+        "referee_not_assigned": RefereeFactory(championships=[championship]),
         "referee_assigned": assigned,
         "organiser_of_another": other,
         "organiser": organiser,
@@ -143,6 +144,20 @@ WRITES: dict[str, tuple] = {
             "file": SimpleUploadedFile("t.csv", b"team,player\nImp,Ana\nImp,Bea\n", "text/csv")
         },
         201,
+    ),
+    "referee_add": (
+        "managers",
+        "post",
+        lambda w: f"{w.base}/referees/",
+        lambda w: {"username": w.users["plain_user"].get_username()},
+        201,
+    ),
+    "referee_remove": (
+        "managers",
+        "delete",
+        lambda w: f"{w.base}/referees/{w.users['referee_not_assigned'].get_username()}/",
+        lambda w: None,
+        204,
     ),
     "stage_create": (
         "managers",

@@ -27,7 +27,7 @@ def assigned_match(db):
         TeamFactory(championship=championship)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     match = stage_services.round_generate(stage=stage)[0]
-    referee = RefereeFactory()
+    referee = RefereeFactory(championships=[championship])
     result_services.match_assign(match=match, referee=referee, table="3")
     return championship, match, referee
 

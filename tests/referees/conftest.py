@@ -30,7 +30,8 @@ def make_match(
     captains: Sequence[str | None] = (None, None),
     referee: Any = None,
 ) -> Match:
-    """A round-robin match between two teams of the given players, assigned to ``referee``."""
+    """A round-robin match between two teams of the given players, assigned to ``referee``
+    (put on its championship's list of referees)."""
     championship = ChampionshipFactory(
         rules=rules or {"preset": "argentine"}, team_size=len(teams[0])
     )
@@ -43,6 +44,8 @@ def make_match(
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
     if referee is not None:
+        # A referee of the championship: only its list's referees may be assigned.
+        championship_services.referee_add(championship=championship, user=referee, added_by=None)
         result_services.match_assign(match=match, referee=referee, table="7")
     return match
 

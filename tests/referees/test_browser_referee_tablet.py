@@ -8,8 +8,6 @@ folder, or to ``$TANTEO_SCREENSHOT_DIR`` to look at them.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group
-
 from tests.referees.conftest import make_match
 from tournaments.models import Hand
 
@@ -20,7 +18,6 @@ def test_a_referee_records_a_hand_on_a_tablet(
     logged_in_page, live_server, shots, django_user_model, csp_violations
 ):
     referee = django_user_model.objects.create_user(username="lucia", password="falta-envido-30")
-    referee.groups.add(Group.objects.get_or_create(name="referees")[0])
     match = make_match(referee=referee)
 
     page = logged_in_page("/referee/", "lucia", "falta-envido-30", viewport=TABLET)
@@ -62,7 +59,6 @@ def test_the_tablet_refuses_a_second_tap_while_the_page_loads(
 ):
     """static/js/tablet.js runs under the policy: after one submit, the next is cancelled."""
     referee = django_user_model.objects.create_user(username="lucia", password="falta-envido-30")
-    referee.groups.add(Group.objects.get_or_create(name="referees")[0])
     match = make_match(referee=referee)
     page = logged_in_page(
         f"/referee/matches/{match.pk}/", "lucia", "falta-envido-30", viewport=TABLET

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 
-from django.contrib.auth.models import Group
-
 from tests.referees.conftest import key, make_match
 from tournaments.models import Hand, HandDraft
 from tournaments.results import services as result_services
@@ -26,7 +24,6 @@ PASSWORD = "falta-envido-30"
 
 def referee(django_user_model):
     user = django_user_model.objects.create_user(username="lucia", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="referees")[0])
     return user
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from api.models import IdempotencyKey
@@ -26,7 +25,6 @@ PASSWORD = "falta-envido-30"
 def console_match(django_user_model) -> Match:
     """The rule book's console game: Eliana (mano) against Ivan, one player a side."""
     referee = django_user_model.objects.create_user(username="lucia", password=PASSWORD)
-    referee.groups.add(Group.objects.get_or_create(name="referees")[0])
     match = make_match(
         teams=(("Eliana",), ("Ivan",)), team_names=("Eliana", "Ivan"), referee=referee
     )

@@ -1,4 +1,4 @@
-"""Who may write hands, and when: the referees group and the championship's status.
+"""Who may write hands, and when: the championship's list of referees and its status.
 
 The rule lives in the results services (``results.selectors.hand_write_problem``); the
 tablet pages show it before the referee taps a hand, and the save or undo is refused with
@@ -8,14 +8,17 @@ the same translated message.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from tests.referees.conftest import Tablet, html_of
+from tests.tournaments.factories import ChampionshipFactory, RefereeFactory
+from tournaments.championships import services as championship_services
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Hand
+from tournaments.models import Championship, ChampionshipReferee, Hand, Match
 from tournaments.results import services as result_services
 
 TWO_TRICKS_A = {"events": [{"trick": "A"}, {"trick": "A"}]}
@@ -23,7 +26,19 @@ NO_LONGER = "Your account may not referee"
 
 
 def leave_referees(user) -> None:
-    user.groups.remove(Group.objects.get(name="referees"))
+    """Take ``user`` off every list of referees, leaving his matches assigned to him (as
+    deleting his entry in the admin would; the organiser's removal unassigns them too)."""
+    ChampionshipReferee.objects.filter(user=user).delete()
+
+
+def site_wide_referee(username: str, assigned_to) -> Any:
+    """A user of the Django group ``referees`` (which once made a referee everywhere), on
+    another championship's list, assigned to ``assigned_to`` behind the services' back (as
+    an assignment made before the rule, or in the admin)."""
+    user = RefereeFactory(username=username, championships=[ChampionshipFactory()])
+    user.groups.add(Group.objects.get_or_create(name="referees")[0])
+    Match.objects.filter(pk=assigned_to.pk).update(referee=user)
+    return user
 
 
 def set_status(match, status: str) -> None:
@@ -41,7 +56,7 @@ def one_hand(started, referee):
 # --- Through the tablet -----------------------------------------------------------------
 
 
-def test_a_referee_taken_out_of_the_group_cannot_save_a_hand(started, tablet, referee):
+def test_a_referee_taken_off_the_list_cannot_save_a_hand(started, tablet, referee):
     page = tablet(started)
     page.tap("Trick to Ana and Alba")
     page.tap("Trick to Ana and Alba")
@@ -53,7 +68,7 @@ def test_a_referee_taken_out_of_the_group_cannot_save_a_hand(started, tablet, re
     assert NO_LONGER in page.open().page
 
 
-def test_a_referee_taken_out_of_the_group_cannot_undo(one_hand, client, referee):
+def test_a_referee_taken_off_the_list_cannot_undo(one_hand, client, referee):
     leave_referees(referee)
     client.force_login(referee)
     response = client.post(
@@ -66,7 +81,7 @@ def test_a_referee_taken_out_of_the_group_cannot_undo(one_hand, client, referee)
     assert Hand.objects.count() == 1
 
 
-def test_a_referee_taken_out_of_the_group_cannot_seat_the_players(match, client, referee):
+def test_a_referee_taken_off_the_list_cannot_seat_the_players(match, client, referee):
     leave_referees(referee)
     client.force_login(referee)
     seats = client.get(reverse("referees:sheet", args=[match.pk]))
@@ -79,9 +94,26 @@ def test_a_referee_taken_out_of_the_group_cannot_seat_the_players(match, client,
     assert match.seats == []
 
 
-def test_back_in_the_group_he_records_again(started, tablet, referee):
+def test_a_referee_of_another_championship_cannot_seat_the_players(match, client):
+    """Only the championship's list makes a referee there: not the site-wide group, nor
+    another championship's list. The sheet says so; the seats are refused."""
+    outsider = site_wide_referee("forastero", assigned_to=match)
+    client.force_login(outsider)
+    sheet = client.get(reverse("referees:sheet", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert NO_LONGER in html_of(sheet)
+    response = client.post(
+        reverse("referees:seats", args=[match.pk]), {}, HTTP_ACCEPT_LANGUAGE="en", follow=True
+    )
+    assert NO_LONGER in html_of(response)
+    match.refresh_from_db()
+    assert match.seats == []
+
+
+def test_back_on_the_list_he_records_again(started, tablet, referee):
     leave_referees(referee)
-    referee.groups.add(Group.objects.get(name="referees"))
+    championship_services.referee_add(
+        championship=started.stage.championship, user=referee, added_by=None
+    )
     page = tablet(started)
     assert NO_LONGER not in page.page
     page.tap("Trick to Ana and Alba")
@@ -117,7 +149,7 @@ def test_no_hand_is_undone_in_a_finished_championship(one_hand, client, referee)
     assert Hand.objects.count() == 1
 
 
-def test_an_organiser_outside_the_referees_group_still_records(started, client, user_factory):
+def test_an_organiser_off_the_list_of_referees_still_records(started, client, user_factory):
     marta = user_factory("marta")
     started.stage.championship.organisers.add(marta)
     client.force_login(marta)
@@ -141,11 +173,15 @@ def refused(code: str):
     assert info.value.code == code, info.value.code
 
 
-@pytest.mark.parametrize("how", ["out_of_group", "inactive", "bare_staff", "nobody"])
+@pytest.mark.parametrize(
+    "how", ["off_the_list", "site_wide_group", "inactive", "bare_staff", "nobody"]
+)
 def test_the_services_refuse_whoever_may_not_referee(one_hand, referee, user_factory, how):
-    if how == "out_of_group":
+    if how == "off_the_list":
         user = referee
         leave_referees(user)
+    elif how == "site_wide_group":
+        user = site_wide_referee("forastero", assigned_to=one_hand)
     elif how == "inactive":
         user = referee
         user.is_active = False

@@ -1,11 +1,13 @@
 """Fixtures of the championships tests: teams, and matches played through real hands."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from django.db.models.signals import post_save
 
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
-from tournaments.models import Championship, Match, Team
+from tournaments.models import Championship, ChampionshipReferee, Match, Team
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
@@ -64,8 +66,24 @@ def make_teams(db) -> Callable[..., list[Team]]:
 
 
 @pytest.fixture
-def referee(db):
-    return RefereeFactory()
+def referee(db) -> Iterator[Any]:
+    """A referee of every championship of the test: on the list of each one there is and
+    each one made later. Most tests need someone who may record hands, not the list's
+    rule (a referee acts only where he is on it: tests/tournaments/test_championship_day.py
+    and tests/referees/test_hand_write_rules.py try that rule)."""
+    user = RefereeFactory()
+
+    def listed(sender: Any, instance: Championship, created: bool, **kwargs: Any) -> None:
+        if created:
+            ChampionshipReferee.objects.get_or_create(championship=instance, user=user)
+
+    for championship in Championship.objects.all():
+        ChampionshipReferee.objects.get_or_create(championship=championship, user=user)
+    post_save.connect(listed, sender=Championship, weak=False, dispatch_uid="test-referee")
+    try:
+        yield user
+    finally:
+        post_save.disconnect(sender=Championship, dispatch_uid="test-referee")
 
 
 @pytest.fixture

@@ -4,10 +4,9 @@ import datetime
 
 import factory
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group as UserGroup
 from django.contrib.auth.models import Permission
 
-from tournaments.models import Championship, Membership, Player, Team
+from tournaments.models import Championship, ChampionshipReferee, Membership, Player, Team
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -20,13 +19,15 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 class RefereeFactory(UserFactory):
+    """A referee of the championships given as ``championships=[...]`` (on their lists of
+    referees; only there may he referee)."""
+
     username = factory.Sequence(lambda n: f"referee{n}")
 
     @factory.post_generation
-    def referee_group(self, create, extracted, **kwargs):
-        if create:
-            group, _ = UserGroup.objects.get_or_create(name="referees")
-            self.groups.add(group)
+    def championships(self, create, extracted, **kwargs):
+        for championship in extracted or ():
+            ChampionshipReferee.objects.get_or_create(championship=championship, user=self)
 
 
 class StaffFactory(UserFactory):

@@ -121,8 +121,10 @@ def play_bracket_in_waves(stage: Stage, referee) -> int:
         waves += 1
 
 
-def new_stage(format: str, teams: int = 8, **settings) -> Stage:
+def new_stage(format: str, teams: int = 8, referee=None, **settings) -> Stage:
     championship = ChampionshipFactory()
+    if referee is not None:
+        championship_services.referee_add(championship=championship, user=referee, added_by=None)
     for seed in range(1, teams + 1):
         TeamFactory(championship=championship, seed=seed)
     return stage_services.stage_create(championship=championship, format=format, settings=settings)
@@ -134,7 +136,7 @@ def test_results_feeding_the_same_slots_at_once_create_each_next_match_once(form
     _needs_postgres()
     referee = RefereeFactory()
     for _ in range(REPEAT):
-        stage = new_stage(format)
+        stage = new_stage(format, referee=referee)
         stage_services.round_generate(stage=stage)
         waves = play_bracket_in_waves(stage, referee)
         assert waves >= 3
@@ -148,7 +150,7 @@ def test_knockout_after_groups_advances_once_per_slot_under_concurrent_results()
     _needs_postgres()
     referee = RefereeFactory()
     for _ in range(REPEAT):
-        stage = new_stage("groups_knockout", group_count=2, advance=2)
+        stage = new_stage("groups_knockout", referee=referee, group_count=2, advance=2)
         while not stage.matches.exclude(bracket_id="").exists():
             for match in stage_services.round_generate(stage=stage):
                 if not match.is_bye and not match.bracket_id:

@@ -53,11 +53,15 @@ def test_invite_check_in_and_generate_with_an_absent_team(
     base = "/organiser/torneo-casal"
     page = logged_in_page(f"{base}/referees/", "marta", PASSWORD, viewport=DESKTOP)
 
-    # The organiser invites a referee and gets a one-time link.
-    page.fill("#id_invite-name", "Jordi")
+    # The organiser invites a referee and gets a one-time link, which he copies.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page.fill("#id_invite-name", "Jordi Puig")
     page.click("button:has-text('Make the invitation link')")
-    message = page.locator(".message--success").inner_text()
-    link = re.search(r"http\S+/organiser/invitation/\S+/", message).group(0)
+    link = page.input_value("#invitation-link-text")
+    assert re.fullmatch(r"http\S+/organiser/invitation/\S+/", link)
+    page.click("button:has-text('Copy link')")
+    page.wait_for_selector("#invitation-link [role=status]:has-text('Link copied.')")
+    assert page.evaluate("navigator.clipboard.readText()") == link
     shoot(page, shots, "referees")
 
     # The referee follows it, on his phone: name, user name, password; he is logged in.
@@ -65,8 +69,9 @@ def test_invite_check_in_and_generate_with_an_absent_team(
     referee = phone.new_page()
     referee.goto(link)
     shoot(referee, shots, "invitation")
-    referee.fill("#id_first_name", "Jordi")
-    referee.fill("#id_last_name", "Puig")
+    # The name the organiser typed is there already.
+    assert referee.input_value("#id_first_name") == "Jordi"
+    assert referee.input_value("#id_last_name") == "Puig"
     referee.fill("#id_username", "jordi")
     referee.fill("#id_password1", PASSWORD)
     referee.fill("#id_password2", PASSWORD)

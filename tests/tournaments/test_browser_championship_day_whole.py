@@ -60,14 +60,13 @@ def test_a_whole_championship_day_from_the_site(
     # 1. A referee invited by a one-time link makes his account on his own phone.
     page.fill("#id_invite-name", "Jordi")
     page.click("button:has-text('Make the invitation link')")
-    link = re.search(
-        r"http\S+/organiser/invitation/\S+/", page.locator(".message--success").inner_text()
-    ).group(0)
+    link = page.input_value("#invitation-link-text")
+    assert re.fullmatch(r"http\S+/organiser/invitation/\S+/", link)
     phone = browser.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": "en"})
     tablet = phone.new_page()
     tablet.set_default_timeout(15_000)
     tablet.goto(link)
-    tablet.fill("#id_first_name", "Jordi")
+    assert tablet.input_value("#id_first_name") == "Jordi"  # as the organiser typed it
     tablet.fill("#id_last_name", "Puig")
     tablet.fill("#id_username", "jordi")
     tablet.fill("#id_password1", PASSWORD)

@@ -36,7 +36,7 @@ def match_in_play(asgi_live_server):
     TeamFactory(championship=championship, name="Las Flores")
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
-    referee = RefereeFactory()
+    referee = RefereeFactory(championships=[championship])
     result_services.match_assign(match=match, referee=referee)
     result_services.match_start(match=match, by=referee)
     return match, Token.objects.create(user=referee).key

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.contrib.auth.models import Group
 
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory
@@ -58,9 +57,9 @@ def test_record_confirm_correct_and_print_a_round(
         pytest.skip(printing.pdf_unavailable_reason())
     organiser = django_user_model.objects.create_user(username="marta", password="envido-33")
     referee = django_user_model.objects.create_user(username="lucia", password="falta-30")
-    referee.groups.add(Group.objects.get_or_create(name="referees")[0])
     championship = ChampionshipFactory(name="Copa del Casal", slug="copa-del-casal")
     championship.organisers.add(organiser)
+    championship_services.referee_add(championship=championship, user=referee, added_by=None)
     for seed, (name, players) in enumerate(TEAMS, start=1):
         championship_services.team_create(
             championship=championship, name=name, seed=seed, players=players

@@ -8,7 +8,9 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core import mail, signing
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.tournaments.conftest import chico_hand
@@ -62,9 +64,12 @@ def url(name: str, *args) -> str:
     return reverse(f"organiser:{name}", args=args)
 
 
-def invitation_link(response) -> str:
-    text = " ".join(str(m) for m in response.context["messages"])
-    return re.search(r"https?://\S+/organiser/invitation/\S+/", text).group(0)
+def invitation_link(response) -> str | None:
+    """The invitation link the referees page shows (in its copy field), if any."""
+    found = re.search(
+        r'id="invitation-link-text" type="text" value="([^"]+)"', response.content.decode()
+    )
+    return found.group(1) if found else None
 
 
 # -- referees ---------------------------------------------------------------------------------
@@ -123,6 +128,65 @@ def test_an_invited_referee_sets_his_name_and_password_and_sees_his_matches(
     client.logout()
     again = client.get(link, HTTP_ACCEPT_LANGUAGE="en")
     assert again.status_code == 404 and "already been used" in again.content.decode()
+
+
+def test_the_link_is_shown_once_with_a_copy_button_and_a_lost_one_is_replaced(
+    organiser_client, championship
+):
+    """Only the token's hash is stored, so the page shows the link right after it is made
+    (with a copy button, a static script) and never again; "Make a new link" replaces a
+    lost one, and the old link then stops working."""
+    referees_url = url("referees", championship.slug)
+    made = organiser_client.post(
+        referees_url,
+        {"action": "invite", "invite-name": "Jordi Puig Serra"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    html = made.content.decode()
+    first = invitation_link(made)
+    assert first is not None and "/organiser/invitation/" in first
+    assert first not in " ".join(str(m) for m in made.context["messages"])  # not plain text
+    assert 'data-copy="invitation-link-text"' in html and "Copy link" in html
+    assert "/static/js/copy.js" in html and "<script>" not in html
+    assert "Invitation link for Jordi Puig Serra" in html
+    assert "Tanteo keeps no copy of it" in html
+
+    reloaded = organiser_client.get(referees_url, HTTP_ACCEPT_LANGUAGE="en")
+    assert invitation_link(reloaded) is None
+    assert "Make a new link" in reloaded.content.decode()
+    assert "Lost one? Make a new link" in reloaded.content.decode()
+
+    (invitation,) = championship_selectors.referee_invitations_pending(championship=championship)
+    renewed = organiser_client.post(
+        url("invitation_renew", championship.slug, invitation.pk),
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    second = invitation_link(renewed)
+    assert second is not None and second != first
+    assert "The old link no longer works" in renewed.content.decode()
+    (pending,) = championship_selectors.referee_invitations_pending(championship=championship)
+    assert (pending.name, pending.pk != invitation.pk) == ("Jordi Puig Serra", True)
+    organiser_client.logout()
+    old = organiser_client.get(first, HTTP_ACCEPT_LANGUAGE="en")
+    assert old.status_code == 404 and "withdrawn" in old.content.decode()
+    # The invitee finds the name the organiser typed: first word, then the rest.
+    page = organiser_client.get(second, HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert page.context["form"].initial == {"first_name": "Jordi", "last_name": "Puig Serra"}
+    assert 'value="Puig Serra"' in page.content.decode()
+
+
+def test_a_used_or_withdrawn_invitation_gets_no_new_link(organiser, championship):
+    invitation, _token = championship_services.referee_invite(
+        championship=championship, invited_by=organiser, name="Jordi"
+    )
+    championship_services.referee_invitation_revoke(invitation=invitation)
+    invitation.refresh_from_db()
+    with pytest.raises(ValidationError) as refused:
+        championship_services.referee_invitation_renew(invitation=invitation, invited_by=organiser)
+    assert refused.value.code == "invitation_revoked"
 
 
 def test_an_expired_or_withdrawn_invitation_is_refused(organiser, championship, client):
@@ -185,10 +249,56 @@ def test_add_an_existing_user_the_list_shows_full_names_not_the_organiser(
     page = organiser_client.get(url("round_assign", championship.slug, stage.pk, round_.number))
     html = page.content.decode()
     assert "Ana Gil (ana)" in html
-    # The organiser (and a superuser) may referee, but are not offered as referees.
+    # The organiser (and a superuser) act on every match, but are not offered as referees.
     choices = championship_selectors.referee_choices(championship)
     assert list(choices) == [ana]
     assert ">root<" not in html and ">marta<" not in html
+
+
+def test_the_round_offers_and_accepts_only_the_championships_referees(
+    organiser_client, championship, teams
+):
+    """Neither a member of the site-wide ``referees`` group nor a referee of another
+    championship is offered; sent anyway, the form refuses him and nothing is assigned."""
+    ours = RefereeFactory(username="nuestra", championships=[championship])
+    grouped = RefereeFactory(username="del.grupo")
+    grouped.groups.add(Group.objects.get_or_create(name="referees")[0])
+    theirs = RefereeFactory(username="ajena", championships=[ChampionshipFactory()])
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    matches = stage_services.round_generate(stage=stage)
+    page_url = url("round_assign", championship.slug, stage.pk, 1)
+    html = organiser_client.get(page_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert ">nuestra<" in html
+    assert "del.grupo" not in html and "ajena" not in html
+    assert "Only this championship's referees are listed" in html
+
+    for outsider in (grouped, theirs):
+        whole = organiser_client.post(
+            page_url, {"action": "round", "round-referee": outsider.pk}, HTTP_ACCEPT_LANGUAGE="en"
+        )
+        assert whole.status_code == 200
+        assert "Select a valid choice" in whole.content.decode()
+        one = organiser_client.post(
+            page_url,
+            {
+                "form-TOTAL_FORMS": "1",
+                "form-INITIAL_FORMS": "1",
+                "form-0-match": matches[0].pk,
+                "form-0-referee": outsider.pk,
+            },
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert one.status_code == 200
+        assert "Select a valid choice" in one.content.decode()
+        assert not Match.objects.filter(referee__isnull=False).exists()
+        # The services refuse him too, whoever calls them (the API, a command).
+        with pytest.raises(ValidationError) as refused:
+            result_services.match_assign(match=matches[0], referee=outsider)
+        assert refused.value.code == "not_championship_referee"
+        with pytest.raises(ValidationError) as refused:
+            result_services.round_assign_referee(round=matches[0].round, referee=outsider)
+        assert refused.value.code == "not_championship_referee"
+    assert result_services.round_assign_referee(round=matches[0].round, referee=ours) == 2
 
 
 def test_assign_a_whole_round_then_the_referee_sees_only_his_matches(
@@ -222,7 +332,7 @@ def test_assign_a_whole_round_then_the_referee_sees_only_his_matches(
     assert client.get(reverse("referees:sheet", args=[match.pk])).status_code == 200
     other = second[1]
     assert client.get(reverse("referees:sheet", args=[other.pk])).status_code == 404
-    # A referee of the championship (not in the referees group) records hands of his match.
+    # A referee of the championship (on its list) records hands of his match.
     result_services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=jordi)
     # Taken off the list: his matches still to play lose him.
     assert championship_services.referee_remove(championship=championship, user=jordi) == 3

@@ -31,7 +31,11 @@ def hostile(championship):
     ]
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     first = stage_services.round_generate(stage=stage)
-    play(first[0], first[0].team_a, referee=RefereeFactory(username="-referee"))
+    play(
+        first[0],
+        first[0].team_a,
+        referee=RefereeFactory(username="-referee", championships=[championship]),
+    )
     result_services.match_walkover(match=first[1], winner=first[1].team_b, reason="=1+1")
     return teams
 

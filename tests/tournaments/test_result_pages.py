@@ -5,6 +5,7 @@ public pages, exports and the API, and the printed sheets (HTML and PDF)."""
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import re
@@ -45,7 +46,7 @@ def day(organiser):
         TeamFactory(championship=championship, seed=seed)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     matches = stage_services.round_generate(stage=stage)
-    referees = [RefereeFactory(), RefereeFactory()]
+    referees = [RefereeFactory(championships=[championship]) for _ in range(2)]
     for table, (match, referee) in enumerate(zip(matches, referees, strict=True), start=1):
         result_services.match_assign(match=match, table=str(table), referee=referee)
     played = matches[0]
@@ -302,6 +303,36 @@ def test_the_audit_log_lists_every_change_and_exports_it(client, day, organiser)
     assert client.get(url).status_code == 404
 
 
+def test_the_audit_csv_speaks_the_championships_time_and_names_the_players(client, day, organiser):
+    """As the page and the other exports: times in the championship's time zone (with its
+    offset), players by name as in the hands export (their ``p<id>`` keys stored)."""
+    championship = day["championship"]
+    Championship.objects.filter(pk=championship.pk).update(
+        time_zone="America/Argentina/Buenos_Aires"
+    )
+    hand = day["hands"][1]  # the falta envido: its events name two players
+    result_services.hand_correct(
+        hand=hand, record=to_b(hand), corrected_by=organiser, reason="El envido era de B"
+    )
+    client.force_login(organiser)
+    response = client.get(
+        reverse("organiser:audit_csv", args=[championship.slug]), {"action": "corrected"}
+    )
+    text = b"".join(response.streaming_content).decode()
+    (row,) = list(csv.DictReader(io.StringIO(text[1:])))
+    stored = HandRevision.objects.get(action="corrected")
+    assert row["at"].endswith("-03:00")
+    assert datetime.datetime.fromisoformat(row["at"]) == stored.at
+    names = exports.record_names(result_selectors.match_detail(pk=day["match"].pk))
+    before, after = json.loads(row["before"]), json.loads(row["after"])
+    assert stored.before["record"]["events"][0]["by"] in names  # stored by key
+    for change in (before, after):
+        by = [event["by"] for event in change["record"]["events"] if "by" in event]
+        assert by and set(by) <= set(names.values())
+    assert not re.search(r'"p\d+"', row["before"] + row["after"])
+    assert after["record"]["events"][-1] == {"envido_winner": "B"}
+
+
 def test_the_round_sheets_name_every_table_and_carry_the_tablet_qr(client, day, organiser):
     client.force_login(organiser)
     slug, stage = day["championship"].slug, day["stage"].pk
@@ -423,7 +454,7 @@ def test_a_knockout_round_has_one_name_on_every_page(client, organiser):
     for seed in range(1, 5):
         TeamFactory(championship=championship, seed=seed)
     stage = stage_services.stage_create(championship=championship, format="single_elimination")
-    referee = RefereeFactory()
+    referee = RefereeFactory(championships=[championship])
     match = stage_services.round_generate(stage=stage)[0]
     result_services.match_assign(match=match, table="1", referee=referee)
     public = reverse("tournaments:match", args=[championship.slug, match.pk])

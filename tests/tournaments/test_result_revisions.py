@@ -144,7 +144,7 @@ def test_the_referee_corrects_until_a_side_confirms_then_only_the_organiser(
     match, referee, organiser
 ):
     hands = five_hands(match, referee)
-    other = RefereeFactory()
+    other = RefereeFactory(championships=[match.stage.championship])
     with pytest.raises(TournamentError) as stranger:
         result_services.hand_correct(
             hand=hands[0], record=POINT_B, corrected_by=other, reason="Wrong side"

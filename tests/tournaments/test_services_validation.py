@@ -135,7 +135,7 @@ def test_seats_and_referees(championship, make_teams, referee):
     (match,) = stage_services.round_generate(stage=stage)
     with pytest.raises(TournamentError) as error:
         result_services.match_assign(match=match, referee=UserFactory())
-    assert error.value.code == "not_referee"
+    assert error.value.code == "not_championship_referee"
     result_services.match_assign(match=match, table="3", referee=referee)
     match.refresh_from_db()
     assert (match.table, match.referee) == ("3", referee)

@@ -49,7 +49,7 @@ def setup(organiser):
         "stage": stage,
         "round": matches[0].round,
         "match": matches[0],
-        "referee": RefereeFactory(),
+        "referee": RefereeFactory(championships=[championship]),
     }
 
 
@@ -742,6 +742,11 @@ def test_the_whole_organiser_flow(client, organiser):
     championship = Championship.objects.get(name="Torneo de Otoño")
     slug = championship.slug
     client.post(reverse("organiser:championship_status", args=[slug]), {"status": "registration"})
+    # Its referee, put on its list: only the championship's referees are offered.
+    client.post(
+        reverse("organiser:referees", args=[slug]),
+        {"action": "add", "add-user": referee.get_username()},
+    )
 
     teams_url = reverse("organiser:teams", args=[slug])
     for name, players in [("Los Anchos", ("Ana", "Beto")), ("Las Flores", ("Cata", "Dani"))]:

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from scoring import RuleSet
 from tournaments.models import (
-    REFEREES_GROUP,
     Championship,
     ChampionshipReferee,
     Hand,
@@ -94,17 +93,17 @@ def rules_spec(championship: Championship, *, best_of: int | None = None) -> dic
     return spec
 
 
-def is_referee(user: Any, championship: Championship | None = None) -> bool:
-    """Who may referee a match: active members of the referees group, active superusers
-    and, in ``championship``, the users on its list of referees (:func:`championship_referees`).
+def is_referee(user: Any, championship: Championship) -> bool:
+    """Whether ``user`` referees in ``championship``: an active user on its list of
+    referees (:func:`championship_referees`), and only there.
 
-    The staff flag alone is not enough: it opens the admin, not the tablet.
+    Nothing site-wide makes a referee: not a Django group, nor the staff or superuser
+    flags. Whoever manages the championship (:func:`can_manage`: its organisers, staff with
+    the permission) acts there as its manager, not as a referee.
     """
     if not user.is_authenticated or not user.is_active:
         return False
-    if user.is_superuser or user.groups.filter(name=REFEREES_GROUP).exists():
-        return True
-    return championship is not None and referees_of(championship).filter(pk=user.pk).exists()
+    return referees_of(championship).filter(pk=user.pk).exists()
 
 
 def referees_of(championship: Championship) -> QuerySet:
@@ -151,11 +150,7 @@ def referee_invitations_pending(*, championship: Championship) -> QuerySet[Refer
 def may_check_in(user: Any, championship: Championship) -> bool:
     """Who marks teams present at the door: whoever manages the championship, and its
     referees (:func:`is_referee` for it)."""
-    return can_manage(user, championship) or (
-        user.is_authenticated
-        and user.is_active
-        and referees_of(championship).filter(pk=user.pk).exists()
-    )
+    return can_manage(user, championship) or is_referee(user, championship)
 
 
 # The model permission that lets a staff user manage every championship.
@@ -235,7 +230,8 @@ def championship_visible(*, user: Any, slug: str) -> Championship:
 def may_referee(user: Any, match: Any) -> bool:
     """Whether ``user`` may open ``match`` to record its hands: its referee, and whoever
     manages its championship (:func:`can_manage`). The tablet and the API both ask this;
-    the results services then check that he may still referee and that play is on."""
+    the results services then check that he still referees there (on the championship's
+    list: ``results.selectors.hand_write_problem``) and that play is on."""
     if not user.is_authenticated or not user.is_active:
         return False
     if match.referee_id is not None and match.referee_id == user.pk:
@@ -253,19 +249,28 @@ def championship_public(*, slug: str) -> Championship:
     return championship
 
 
-def referee_choices(championship: Championship | None = None) -> QuerySet:
-    """Users an organiser may assign to a match of ``championship``: those on its list of
-    referees and the members of the referees group, active, by name. Superusers may
-    referee (:func:`is_referee`) but are not offered: the organiser is not a referee."""
-    users = get_user_model().objects.filter(is_active=True)
-    chosen = Q(groups__name=REFEREES_GROUP)
-    if championship is not None:
-        chosen |= Q(referee_entries__championship=championship)
-    return users.filter(chosen).distinct().order_by("first_name", "last_name", "username")
+def referee_choices(championship: Championship) -> QuerySet:
+    """Users an organiser may assign to a match of ``championship``: its referees
+    (:func:`is_referee`: the active users on its list), by name. The organiser is not
+    offered unless he put himself on the list: he acts on every match anyway."""
+    return referees_of(championship).order_by("first_name", "last_name", "username")
 
 
 def rule_set(championship: Championship) -> RuleSet:
     return RuleSet.from_spec(rules_spec(championship))
+
+
+def rule_options_chosen(championship: Championship) -> dict[str, Any]:
+    """The options the organiser chose for ``championship``'s preset, as stored (those
+    left at the preset's default are absent)."""
+    return {key: value for key, value in rules_spec(championship).items() if key != "preset"}
+
+
+def rule_options_in_force(championship: Championship) -> dict[str, Any]:
+    """Every option of ``championship``'s rules with the value that applies: the preset's
+    defaults with the organiser's choices over them, as the engine answers them
+    (``scoring.RuleSet.options``: the engine owns the values, nothing is worked out here)."""
+    return rule_set(championship).options
 
 
 def rules_summary(championship: Championship) -> list[str]:

@@ -1,4 +1,4 @@
-"""CSV exports of a championship: standings, matches and hands, streamed.
+"""CSV exports of a championship: standings, matches, hands and the audit log, streamed.
 
 Each export is a generator of CSV text chunks: UTF-8 with a byte-order mark (so
 spreadsheet programs read accents right), one header row, then the rows, written through
@@ -22,10 +22,10 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
-from tournaments.models import Championship, Hand, Match
+from tournaments.models import Championship, Hand, HandRevision, Match
 from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.standings import selectors as standing_selectors
@@ -319,6 +319,62 @@ def export_hands(championship: Championship) -> Iterator[str]:
             ]
 
     return _csv_lines(HAND_COLUMNS, rows())
+
+
+AUDIT_COLUMNS = [
+    "at",
+    "stage",
+    "round",
+    "match",
+    "team_a",
+    "team_b",
+    "hand",
+    "action",
+    "side",
+    "by",
+    "reason",
+    "before",
+    "after",
+]
+
+
+def export_audit(championship: Championship, changes: QuerySet[HandRevision]) -> Iterator[str]:
+    """The audit log's ``changes`` (``results.selectors.championship_revisions``, with the
+    page's filters), newest first: when, in the championship's time zone like every other
+    export (:func:`_local`), and each hand before and after with its players named as in
+    the hands export (:func:`record_names`, :func:`with_names`)."""
+    zone = championship.zone
+
+    def rows() -> Iterator[list[Any]]:
+        contexts = _match_contexts(championship)
+        renames: dict[int, dict[str, str]] = {}
+        for r in changes.iterator(chunk_size=CHUNK_SIZE):
+            match = r.match
+            if match.pk not in renames:
+                played = contexts.get(match.pk)
+                renames[match.pk] = record_names(played) if played is not None else {}
+            names = renames[match.pk]
+            yield [
+                _local(r.at, zone),
+                registry.stage_name(match.stage),
+                match.round.label or match.round.number,
+                match.pk,
+                match.team_a.name,
+                match.team_b.name if match.team_b else "",
+                r.number or "",
+                r.action,
+                r.side,
+                r.by.get_username() if r.by else "",
+                r.reason,
+                _json(with_names(r.before, names)),
+                _json(with_names(r.after, names)),
+            ]
+
+    return _csv_lines(AUDIT_COLUMNS, rows())
+
+
+def _json(value: Any) -> str:
+    return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 EXPORTS: dict[str, Callable[[Championship], Iterator[str]]] = {

@@ -80,10 +80,13 @@ def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | N
     - Only while the championship is **running**: not in draft, nor while entries are open
       (registration: no match is played yet), nor once finished (the results are final;
       the organiser moves it back to running to fix one).
-    - Only by a user who may referee (:func:`is_referee`: active and in the referees group,
-      or a superuser) or who manages the championship (:func:`can_manage`). Which match a
-      referee reaches is the pages' business (``referees.selectors.match_for_referee``: the
-      ones assigned to him); this is the rule no page or API gets around.
+    - Only by a referee of the championship (:func:`is_referee`: active and on its list of
+      referees; no site-wide group or flag makes one) or who manages it (:func:`can_manage`:
+      its organisers, staff with the permission). Which match a referee reaches is the
+      pages' business (``referees.selectors.match_for_referee``: the ones assigned to him);
+      this is the rule no page or API gets around: a referee assigned to a match but not
+      (or no longer) on its championship's list is refused here, on the tablet and through
+      the API alike (which answers it ``403``).
     - ``user`` ``None`` is the system itself (demo data, commands): only the status applies.
     """
     championship = match.stage.championship

@@ -16,6 +16,7 @@ import logging
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -33,7 +34,7 @@ from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
 from tournaments.championships.words import words
 from tournaments.io.imports import TEMPLATE_HEADERS
-from tournaments.models import Championship, Stage, Substitution, Team
+from tournaments.models import Championship, RefereeInvitation, Stage, Substitution, Team
 from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
@@ -71,15 +72,11 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
             invitation, token = championship_services.referee_invite(
                 championship=championship, invited_by=request.user, **invite_form.cleaned_data
             )
-            link = request.build_absolute_uri(reverse("organiser:invitation", args=[token]))
-            _send_invitation(request, championship, invitation.email, link)
-            # The token is kept nowhere: this message is the only place the link appears.
             messages.success(
                 request,
-                _("Invitation ready. Send this link to the referee (it works once): %(link)s")
-                % {"link": link},
+                _("Invitation ready: copy its link below and send it to the referee."),
             )
-            return redirect("organiser:referees", slug=slug)
+            return _invitation_made(request, championship, invitation, token)
     elif request.method == "POST" and request.POST.get("action") == "add":
         add_form = RefereeAddForm(request.POST, prefix="add")
         if add_form.is_valid():
@@ -97,16 +94,69 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                     % {"name": championship_selectors.person_name(user)},
                 )
                 return redirect("organiser:referees", slug=slug)
+    invitations = list(
+        championship_selectors.referee_invitations_pending(championship=championship)
+    )
+    fresh = _fresh_link(request, invitations)
     context = {
         "championship": championship,
         "entries": championship_selectors.championship_referees(championship=championship),
-        "invitations": championship_selectors.referee_invitations_pending(
-            championship=championship
-        ),
+        "invitations": invitations,
+        "fresh": fresh,
         "invite_form": invite_form,
         "add_form": add_form,
     }
-    return render(request, "organiser/referees.html", context)
+    response = render(request, "organiser/referees.html", context)
+    if FRESH_LINK_COOKIE in request.COOKIES:
+        # Shown once: a reload no longer has it (the organiser makes a new link instead).
+        response.delete_cookie(FRESH_LINK_COOKIE, path=request.path, samesite="Strict")
+    return response
+
+
+# The link of an invitation just made reaches the page the organiser is sent to (POST,
+# redirect, GET) in a signed cookie of that page alone, read once and then deleted. Only
+# the token's hash is stored (``referee_invite``), on purpose: the server keeps no copy of
+# the link, so it cannot show it again after a reload; "Make a new link" replaces it.
+FRESH_LINK_COOKIE = "tanteo_invitation"
+FRESH_LINK_SALT = "tanteo.invitation-link"
+FRESH_LINK_SECONDS = 300
+
+
+def _invitation_made(
+    request: HttpRequest, championship: Championship, invitation: RefereeInvitation, token: str
+) -> HttpResponse:
+    """Mail the new invitation's link when it has an address, and send the organiser to
+    the referees page, which shows the link once (``FRESH_LINK_COOKIE``)."""
+    link = request.build_absolute_uri(reverse("organiser:invitation", args=[token]))
+    _send_invitation(request, championship, invitation.email, link)
+    response = redirect("organiser:referees", slug=championship.slug)
+    response.set_cookie(
+        FRESH_LINK_COOKIE,
+        signing.dumps({"id": invitation.pk, "link": link}, salt=FRESH_LINK_SALT),
+        max_age=FRESH_LINK_SECONDS,
+        path=reverse("organiser:referees", args=[championship.slug]),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
+
+
+def _fresh_link(
+    request: HttpRequest, invitations: list[RefereeInvitation]
+) -> dict[str, Any] | None:
+    """The invitation just made and its link (``{"invitation", "link"}``), if this request
+    carries it and the invitation is still pending; else None."""
+    try:
+        fresh = signing.loads(
+            request.COOKIES.get(FRESH_LINK_COOKIE, ""),
+            salt=FRESH_LINK_SALT,
+            max_age=FRESH_LINK_SECONDS,
+        )
+    except signing.BadSignature:
+        return None
+    found = next((i for i in invitations if i.pk == fresh.get("id")), None)
+    return {"invitation": found, "link": fresh.get("link", "")} if found else None
 
 
 def _send_invitation(
@@ -163,6 +213,27 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
     return redirect("organiser:referees", slug=slug)
 
 
+@login_required
+def invitation_renew(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    """A new link for a pending invitation (the organiser lost its link): the old link
+    stops working."""
+    championship = _championship(request, slug)
+    if refused := _post_only(request):
+        return refused
+    invitation = championship.referee_invitations.filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    try:
+        renewed, token = championship_services.referee_invitation_renew(
+            invitation=invitation, invited_by=request.user
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("organiser:referees", slug=slug)
+    messages.success(request, _("New link ready: copy it below. The old link no longer works."))
+    return _invitation_made(request, championship, renewed, token)
+
+
 @never_cache
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     """The invitee's page (public, behind the token): name, user name, password; then he
@@ -171,7 +242,10 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     problem = championship_services.referee_invitation_problem(invitation)
     if problem is not None:
         return render(request, "organiser/invitation.html", {"problem": problem}, status=404)
-    form = InvitationAcceptForm(request.POST if request.method == "POST" else None)
+    form = InvitationAcceptForm(
+        request.POST if request.method == "POST" else None,
+        initial=InvitationAcceptForm.initial_from(invitation),
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -9,9 +9,7 @@ decide (``results.selectors.result_change_problem``), the pages only show it bef
 
 from __future__ import annotations
 
-import csv
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import messages
@@ -23,31 +21,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments.championships import selectors as championship_selectors
-from tournaments.io.exports import BOM, cell
+from tournaments.io import exports
 from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
-from tournaments.stages import registry
 from tournaments.web.forms import add_service_error
 from tournaments.web.results_forms import AuditFilterForm, HandCorrectionForm, HandRemovalForm
 
 AUDIT_PAGE_SIZE = 100
-AUDIT_COLUMNS = [
-    "at",
-    "stage",
-    "round",
-    "match",
-    "team_a",
-    "team_b",
-    "hand",
-    "action",
-    "side",
-    "by",
-    "reason",
-    "before",
-    "after",
-]
 
 
 def _side_name(match: Match, side: str) -> str:
@@ -281,43 +263,13 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-class _Line:
-    def write(self, text: str) -> str:
-        return text
-
-
-def _audit_lines(changes: Any) -> Iterator[str]:
-    writer = csv.writer(_Line())
-    yield BOM + writer.writerow(AUDIT_COLUMNS)
-    for r in changes.iterator(chunk_size=2000):
-        match = r.match
-        row = [
-            r.at.isoformat(),
-            registry.stage_name(match.stage),
-            match.round.label or match.round.number,
-            match.pk,
-            match.team_a.name,
-            match.team_b.name if match.team_b else "",
-            r.number or "",
-            r.action,
-            r.side,
-            r.by.get_username() if r.by else "",
-            r.reason,
-            _json(r.before),
-            _json(r.after),
-        ]
-        yield writer.writerow([cell(value) for value in row])
-
-
-def _json(value: Any) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 @login_required
 def audit_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The audit log (with the page's filters) as CSV, UTF-8 with BOM, streamed."""
     championship = _championship(request, slug)
     _form, changes = _audit(request, championship)
-    response = StreamingHttpResponse(_audit_lines(changes), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(
+        exports.export_audit(championship, changes), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{championship.slug}-audit.csv"'
     return response

@@ -64,6 +64,11 @@ urlpatterns = [
         name="referee_remove",
     ),
     path(
+        "<slug:slug>/invitations/<int:invitation_id>/renew/",
+        day.invitation_renew,
+        name="invitation_renew",
+    ),
+    path(
         "<slug:slug>/invitations/<int:invitation_id>/revoke/",
         day.invitation_revoke,
         name="invitation_revoke",

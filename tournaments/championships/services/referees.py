@@ -163,6 +163,31 @@ def referee_invitation_accept(
 
 
 @transaction.atomic
+def referee_invitation_renew(
+    *, invitation: RefereeInvitation, invited_by: AbstractBaseUser | None
+) -> tuple[RefereeInvitation, str]:
+    """A new link for an invitation still usable, which replaces it: the old link stops
+    working (withdrawn) and the new one, for the same name and address, works for
+    ``INVITATION_DAYS`` from now. Returns the new invitation and its token.
+
+    Only the token's hash is kept (:func:`referee_invite`), so a link lost by the organiser
+    cannot be shown again: this is how he gets one. An invitation used, withdrawn or
+    expired is refused (:func:`referee_invitation_problem`).
+    """
+    locked = RefereeInvitation.objects.select_for_update().filter(pk=invitation.pk).first()
+    if problem := referee_invitation_problem(locked):
+        raise problem
+    locked.revoked_at = timezone.now()
+    locked.save(update_fields=["revoked_at"])
+    return referee_invite(
+        championship=locked.championship,
+        invited_by=invited_by,
+        name=locked.name,
+        email=locked.email,
+    )
+
+
+@transaction.atomic
 def referee_invitation_revoke(*, invitation: RefereeInvitation) -> None:
     """Withdraw an unused invitation: its link stops working."""
     RefereeInvitation.objects.filter(pk=invitation.pk, used_at__isnull=True).update(

@@ -22,6 +22,7 @@ from tournaments.championships.selectors import (
 from tournaments.championships.services import team_check_ready
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    Championship,
     Match,
     Round,
     Stage,
@@ -53,19 +54,14 @@ def match_assign(
     referee: AbstractBaseUser | None = None,
     entry: str | None = None,
 ) -> Match:
-    """Set a match's table, time, referee (a user in the ``referees`` group, or staff) and
-    how its hands are entered on the tablet (``Match.Entry``).
+    """Set a match's table, time, referee (one of its championship's referees:
+    :func:`_check_referee`) and how its hands are entered on the tablet (``Match.Entry``).
 
     Arguments left ``None`` are not changed.
     """
     match = Match.objects.select_for_update().get(pk=match.pk)
     if referee is not None:
-        if not is_referee(referee, match.stage.championship):
-            raise TournamentError(
-                _("%(user)s is not a referee."),
-                code="not_referee",
-                params={"user": referee.get_username()},
-            )
+        _check_referee(referee, match.stage.championship)
         match.referee = referee
     if table is not None:
         match.table = table
@@ -83,19 +79,27 @@ def match_assign(
 @transaction.atomic
 def round_assign_referee(*, round: Round, referee: AbstractBaseUser) -> int:
     """Give every match of ``round`` still to be decided (byes aside) to ``referee``, who
-    must be able to referee in its championship; returns how many matches."""
-    championship = round.stage.championship
-    if not is_referee(referee, championship):
-        raise TournamentError(
-            _("%(user)s is not a referee."),
-            code="not_referee",
-            params={"user": referee.get_username()},
-        )
+    must be one of its championship's referees (:func:`_check_referee`); returns how many
+    matches."""
+    _check_referee(referee, round.stage.championship)
     return (
         Match.objects.filter(round=round, team_b__isnull=False)
         .exclude(status__in=Match.DECIDED)
         .update(referee=referee)
     )
+
+
+def _check_referee(referee: AbstractBaseUser, championship: Championship) -> None:
+    """Refuse to assign anyone but the championship's referees (``is_referee``: on its
+    list): a referee of another championship, or of none, is not offered by the pages
+    either. The code is not ``not_referee`` (the acting user may not referee): here the
+    organiser may act, his choice is wrong."""
+    if not is_referee(referee, championship):
+        raise TournamentError(
+            _("%(user)s is not a referee of %(championship)s: add him to its referees first."),
+            code="not_championship_referee",
+            params={"user": referee.get_username(), "championship": championship.name},
+        )
 
 
 def _check_may_write(match: Match, user: AbstractBaseUser | None) -> None:

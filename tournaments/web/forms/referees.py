@@ -12,6 +12,8 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models import RefereeInvitation
+
 
 class RefereeInviteForm(forms.Form):
     """Who to invite: a name to recognise the invitation by, and an email to send it to."""
@@ -67,6 +69,13 @@ class InvitationAcceptForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
+
+    @staticmethod
+    def initial_from(invitation: RefereeInvitation) -> dict[str, str]:
+        """The name the organiser typed, split into first name (its first word) and last
+        name (the rest), so the invitee corrects it rather than types it again."""
+        first, _space, last = invitation.name.strip().partition(" ")
+        return {"first_name": first, "last_name": last.strip()}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
