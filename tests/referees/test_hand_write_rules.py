@@ -7,10 +7,12 @@ the same translated message.
 
 from __future__ import annotations
 
+import importlib
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
@@ -229,3 +231,16 @@ def test_superusers_and_managing_staff_may_write(one_hand, user_factory):
     result_services.hand_delete_last(match=one_hand, deleted_by=root)
     result_services.hand_record(match=one_hand, record=TWO_TRICKS_A, recorded_by=boss)
     assert Hand.objects.get().recorded_by == boss
+
+
+def test_the_migration_lists_the_referees_assigned_before_the_lists_counted(match, referee):
+    migration = importlib.import_module(
+        "tournaments.migrations.0003_assigned_referees_on_the_lists"
+    )
+    championship = match.stage.championship
+    # As a site that assigned matches through the old site-wide group left it.
+    ChampionshipReferee.objects.filter(championship=championship).delete()
+    Match.objects.filter(pk=match.pk).update(referee=referee)
+    migration.list_assigned_referees(django_apps, None)
+    migration.list_assigned_referees(django_apps, None)  # twice: nothing doubled
+    assert list(championship.referee_entries.values_list("user", flat=True)) == [referee.pk]
