@@ -15,6 +15,7 @@ from django.utils import timezone
 from tests.referees.conftest import html_of
 from tests.tournaments.conftest import chico_hand, play
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
+from tournaments.championships import services as championship_services
 from tournaments.models import Match
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
@@ -27,6 +28,7 @@ def referee(db):
 
 def six_matches(referee) -> list[Match]:
     championship = ChampionshipFactory()
+    championship_services.referee_add(championship=championship, user=referee, added_by=None)
     teams = [TeamFactory(championship=championship, seed=n) for n in range(1, 13)]
     stage = stage_services.stage_create(championship=championship, format="swiss")
     matches = sorted(stage_services.round_generate(stage=stage), key=lambda m: m.pk)

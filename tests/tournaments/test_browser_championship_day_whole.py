@@ -142,8 +142,18 @@ def test_a_whole_championship_day_from_the_site(
     page.goto(stage_url)
     page.locator("tr.match-row", has_text=winner).get_by_role("link", name="Result").click()
     page.locator("#hand-2").get_by_role("link", name="Correct").click()
-    record = page.input_value("#id_record")
-    page.fill("#id_record", record.replace('"envido_winner": "A"', '"envido_winner": "B"'))
+    # The hand editor, with the referee's buttons: the envido given to the other side,
+    # whose falta envido ends the chico.
+    page.wait_for_selector(".hand-summary li:has-text('Envido to')")
+    assert page.get_by_role("button", name="Save the correction").count() == 1
+    page.get_by_role("button", name="Undo the last event").click()
+    page.wait_for_load_state("domcontentloaded")
+    assert page.get_by_role("button", name="Save the correction").count() == 0
+    side_b = records.lineup(match)["B"]
+    to_b = f"Envido to {names[side_b[0]]} and {names[side_b[1]]}"
+    page.get_by_role("button", name=to_b, exact=True).click()
+    page.wait_for_selector(f".hand-summary li:has-text('{to_b}')")
+    page.screenshot(path=str(shots / "day-whole-hand-editor.png"), full_page=True)
     page.fill("#id_reason", "The envido of hand 2 was theirs")
     page.get_by_role("button", name="Save the correction").click()
     page.wait_for_selector("text=Hand 2 corrected.")

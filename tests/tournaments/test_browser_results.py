@@ -112,6 +112,8 @@ def test_record_confirm_correct_and_print_a_round(
     shoot(page, shots, "match-results")
     page.set_viewport_size(DESKTOP)
     page.locator("#hand-2").get_by_role("link", name="Correct").click()
+    # The hand editor opens; the record as text is one link away.
+    page.get_by_role("link", name="Edit the hand's record as text instead").click()
     record = page.input_value("#id_record")
     assert '"envido_winner": "A"' in record
     page.fill("#id_record", record.replace('"envido_winner": "A"', '"envido_winner": "B"'))

@@ -36,7 +36,7 @@ def finished(preset: str) -> tuple[Match, object]:
         TeamFactory(championship=championship)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
-    referee = RefereeFactory()
+    referee = RefereeFactory(championships=[championship])
     result_services.match_assign(match=match, table="1", referee=referee)
     result_services.match_start(match=match)
     target = {"argentine": 30, "catalan": 12}[preset]
