@@ -76,9 +76,14 @@ def new_hand(
     captains: dict[str, str] | None = None,
     pica_pica: bool = False,
     gallo: str | None = None,
+    card_by_card: bool = False,
 ) -> HandState:
     """The state before the first event, from already validated parts (see
-    :func:`scoring.record.hand_from_record` for the checked way in)."""
+    :func:`scoring.record.hand_from_record` for the checked way in).
+
+    ``card_by_card``: the hand is entered card by card from its first event, so a truco
+    call before the first card is already checked against the turn (docs/rules.md
+    "Truco"); otherwise the first card or trick recorded decides the entry mode."""
     sides = tuple(teams)
     team = {p: side for side, players in teams.items() for p in players}
     if rules.has_mestre:
@@ -94,6 +99,7 @@ def new_hand(
         pica_pica=pica_pica,
         gallo=gallo,
         leader=order[0],
+        mode=DETAILED if card_by_card else None,
     )
     if rules.has_mestre:
         state.mestre = catalan.mestre_side(state.score)

@@ -1,0 +1,133 @@
+"""Rules docs/rules.md states that the engine applied wrongly, one table per rule.
+
+Each case names the rule book it comes from: ``000`` calls and turns, ``001`` Argentine
+truco without flor, ``003`` the Argentine reglamento, ``004`` Trucardo.
+
+- A truco call comes from the player whose turn it is to play, or from the one who has
+  just played (``000``): in a record with card plays, before the first card too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import EngineError, HandEntry
+from scoring.actions import Call
+from scoring.session import Session
+from tests.scoring.events import answer, call, mazo, tricks
+
+TRUCARDO = {"rules": "trucardo"}
+
+
+def play(by, card):
+    return {"by": by, "play": card}
+
+
+# 2 players, ana mano: ana's 4C loses to beto's 5O, beto's 7O to ana's 1E, ana's 6C to 3B.
+DUEL = {"ana": ["4C", "1E", "6C"], "beto": ["5O", "7O", "3B"]}
+DUEL_PLAYS = [play("ana", "4C"), play("beto", "5O"), play("beto", "7O"), play("ana", "1E"),
+              play("ana", "6C"), play("beto", "3B")]  # fmt: skip
+
+
+# -- a truco call before the first card comes from the mano (000) -----------------------
+@pytest.mark.parametrize(
+    ("events", "kwargs", "at", "book"),
+    [
+        (
+            [call("beto", "truco"), answer("ana", "quiero"), *DUEL_PLAYS],
+            {"cards": DUEL},
+            0,
+            "000: the first turn is the mano's; beto, to play second, may not call yet",
+        ),
+        (
+            [call("beto", "truco"), answer("ana", "quiero"), *DUEL_PLAYS],
+            {},
+            0,
+            "000: the same without the cards dealt: the plays make it card-by-card entry",
+        ),
+        (
+            [call("bruno", "truco"), answer("ana", "quiero"), play("ana", "4C")],
+            {"players": 4},
+            0,
+            "000: bruno plays last in the first trick",
+        ),
+        (
+            [call("beto", "envido"), answer("ana", "quiero"), {"envido_winner": "A"},
+             call("alba", "truco"), play("ana", "4C")],
+            {"players": 4},
+            3,
+            "000: after a settled envido, still nobody but the mano before the first card",
+        ),
+        (
+            [call("aina", "truco"), answer("bru", "quiero"), play("ana", "4C")],
+            {"players": 6, **TRUCARDO},
+            0,
+            "000: six players, trucardo: aina, fifth to play, may not call before the first card",
+        ),
+    ],
+)  # fmt: skip
+def test_a_truco_call_before_the_first_card_not_by_the_mano_is_refused(
+    illegal, events, kwargs, at, book
+):
+    exc = illegal(events, **kwargs)
+    assert (exc.code, exc.event) == ("call_not_in_turn", at), book
+
+
+@pytest.mark.parametrize(
+    ("events", "kwargs", "points", "book"),
+    [
+        (
+            [call("ana", "truco"), answer("beto", "quiero"), *DUEL_PLAYS],
+            {"cards": DUEL},
+            {"A": 0, "B": 2},
+            "000: the mano may call before playing his card",
+        ),
+        (
+            [call("beto", "envido"), answer("ana", "no_quiero"), *DUEL_PLAYS],
+            {"cards": DUEL},
+            {"A": 0, "B": 2},
+            "001: the envido is no turn call: anyone who has not played his card",
+        ),
+        (
+            [call("beto", "truco"), answer("ana", "quiero"), *tricks("B", "B")],
+            {},
+            {"A": 0, "B": 2},
+            "000: quick entry cannot see turns: any player may call",
+        ),
+        (
+            [mazo("ana"), call("beto", "truco"), answer("alba", "quiero"), play("beto", "5O"),
+             mazo("alba")],
+            {"players": 4},
+            {"A": 0, "B": 2},
+            "003: the mano went to the mazo, so beto leads the first trick and may call",
+        ),
+    ],
+)  # fmt: skip
+def test_a_truco_call_before_the_first_card_by_the_player_to_lead_stands(
+    hand, events, kwargs, points, book
+):
+    assert hand(events, **kwargs)["points"] == points, book
+
+
+def test_card_by_card_entry_offers_the_truco_before_the_first_card_to_the_mano_only():
+    # 000: the tablet entering card by card offers what the saved record will pass; a draft
+    # of either mode is checked as a record is, by its first card or trick.
+    head = {"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]}, "seats": ["ana", "beto"]}
+    cards = HandEntry.from_state(head, None, plays=True)
+    callers = {a.by for a in cards.legal_actions() if isinstance(a, Call) and a.call == "truco"}
+    assert callers == {"ana"}
+    with pytest.raises(EngineError) as info:
+        cards.apply(call("beto", "truco"))
+    assert info.value.code == "call_not_in_turn"
+    view = Session(head, None, plays=True).view()
+    assert [a["player"] for a in view["actions"] if a["event"].get("call") == "truco"] == ["ana"]
+
+    quick = HandEntry.from_state(head, None, plays=False)
+    quick.apply(call("beto", "truco"))  # quick entry: no turn to check
+    either = HandEntry.from_state(head, None)
+    with pytest.raises(EngineError) as info:
+        either.restore({"events": [call("beto", "truco"), answer("ana", "quiero"),
+                                   play("ana", "4C")]})  # fmt: skip
+    assert (info.value.code, either.current.events) == ("call_not_in_turn", [])
+    either.restore({"events": [call("beto", "truco"), answer("ana", "quiero"), *tricks("A")]})
+    assert len(either.current.events) == 3
