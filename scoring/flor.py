@@ -155,7 +155,11 @@ def check_answer(state: HandState, by: str, answer: str) -> None:
         _check_holds_flor(state, by)
         return
     # Answers to a sung flor: con flor me achico, or quiero / con flor quiero, which sings
-    # the answerer's own flor (003). Only a player of the other side holding a flor.
+    # the answerer's own flor (003). Only a player of the other side holding a flor. A
+    # plain flor is no bet to refuse: who does not want to play his flor against it says
+    # con flor me achico (004), so no_quiero is no answer to it.
+    if answer == "no_quiero":
+        raise error("bad_answer", answer=answer, what="flor")
     side = state.team[by]
     singing = answer != "con_flor_me_achico"
     if singing and not state.flores:

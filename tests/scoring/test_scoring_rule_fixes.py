@@ -5,6 +5,8 @@ truco without flor, ``003`` the Argentine reglamento, ``004`` Trucardo.
 
 - A truco call comes from the player whose turn it is to play, or from the one who has
   just played (``000``): in a record with card plays, before the first card too.
+- The answers to a plain flor are a flor, ``con_flor_me_achico`` or ``quiero`` /
+  ``con_flor_quiero`` (``003``, ``004``): not ``no_quiero``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from scoring.actions import Call
 from scoring.session import Session
 from tests.scoring.events import answer, call, mazo, tricks
 
+FLOR = {"rules": "argentine_flor"}
 TRUCARDO = {"rules": "trucardo"}
 
 
@@ -131,3 +134,65 @@ def test_card_by_card_entry_offers_the_truco_before_the_first_card_to_the_mano_o
     assert (info.value.code, either.current.events) == ("call_not_in_turn", [])
     either.restore({"events": [call("beto", "truco"), answer("ana", "quiero"), *tricks("A")]})
     assert len(either.current.events) == 3
+
+
+# -- no_quiero is no answer to a plain flor (003, 004) ----------------------------------
+@pytest.mark.parametrize(
+    ("events", "kwargs", "book"),
+    [
+        (
+            [call("ana", "flor"), answer("beto", "no_quiero"), *tricks("A", "A")],
+            FLOR,
+            "003: a flor is answered flor, con flor me achico, con flor quiero or contraflor",
+        ),
+        (
+            [call("ana", "flor"), answer("beto", "no_quiero"), *tricks("A", "A")],
+            {**FLOR, "cards": {"beto": ["1O", "6O", "7O"]}},
+            "004: beto, holding a flor, says con flor me achico instead",
+        ),
+        (
+            [call("beto", "flor"), answer("alba", "no_quiero"), *tricks("A", "A")],
+            {**TRUCARDO, "players": 4},
+            "004: trucardo, four players",
+        ),
+        (
+            [call("ana", "flor"), call("bru", "flor"), answer("alba", "no_quiero"),
+             {"flor_winner": "A"}, *tricks("A", "A")],
+            {**FLOR, "players": 6},
+            "003: nor to two flores sung against each other",
+        ),
+    ],
+)  # fmt: skip
+def test_no_quiero_to_a_plain_flor_is_refused(illegal, events, kwargs, book):
+    exc = illegal(events, **kwargs)
+    assert (exc.code, exc.params["what"]) == ("bad_answer", "flor"), book
+    assert exc.event == next(i for i, e in enumerate(events) if e.get("answer")), book
+
+
+@pytest.mark.parametrize(
+    ("events", "kwargs", "items", "book"),
+    [
+        (
+            [call("ana", "flor"), answer("beto", "con_flor_me_achico"), *tricks("A", "A")],
+            FLOR,
+            [("flor", "A", 4), ("truco", "A", 1)],
+            "004: con flor me achico, 4 to the side that sang first",
+        ),
+        (
+            [call("ana", "flor"), call("beto", "contraflor"), answer("ana", "no_quiero"),
+             *tricks("A", "A")],
+            FLOR,
+            [("flor", "B", 4), ("truco", "A", 1)],
+            "004: a contraflor is a bet: refused, 4 to its caller",
+        ),
+        (
+            [call("ana", "flor"), call("beto", "truco"), answer("ana", "no_quiero")],
+            FLOR,
+            [("flor", "A", 3), ("truco", "B", 1)],
+            "003: with a truco waiting over the flor, no_quiero refuses the truco",
+        ),
+    ],
+)  # fmt: skip
+def test_answers_a_flor_still_takes(hand, events, kwargs, items, book):
+    result = hand(events, **kwargs)
+    assert [(i["kind"], i["side"], i["points"]) for i in result["items"]] == items, book
