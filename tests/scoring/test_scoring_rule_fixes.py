@@ -7,6 +7,9 @@ truco without flor, ``003`` the Argentine reglamento, ``004`` Trucardo.
   just played (``000``): in a record with card plays, before the first card too.
 - The answers to a plain flor are a flor, ``con_flor_me_achico`` or ``quiero`` /
   ``con_flor_quiero`` (``003``, ``004``): not ``no_quiero``.
+- Points that ended the chico stand whatever follows (``001``): a flor sung after the
+  envido that ended it no longer cancels that envido, and declaring the points of an
+  envido the cards had already settled does not move it after a later penalty.
 """
 
 from __future__ import annotations
@@ -196,3 +199,62 @@ def test_no_quiero_to_a_plain_flor_is_refused(illegal, events, kwargs, book):
 def test_answers_a_flor_still_takes(hand, events, kwargs, items, book):
     result = hand(events, **kwargs)
     assert [(i["kind"], i["side"], i["points"]) for i in result["items"]] == items, book
+
+
+# -- points that ended the chico stand whatever follows (001) ----------------------------
+@pytest.mark.parametrize(
+    ("events", "kwargs", "winner", "envido", "book"),
+    [
+        (
+            [call("ana", "envido"), answer("beto", "no_quiero"), call("beto", "flor")],
+            {**FLOR, "score": (29, 10)},
+            "A",
+            1,
+            "001: A reached 30 on the refused envido; beto's flor, left unanswered, "
+            "neither cancels it nor leaves the hand incomplete",
+        ),
+        (
+            [call("beto", "real_envido"), answer("alba", "quiero"), {"envido_winner": "B"},
+             call("alba", "flor"), call("bruno", "contraflor")],
+            {**TRUCARDO, "players": 4, "score": (12, 27)},
+            "B",
+            3,
+            "001: trucardo, four players: the contraflor waiting for an answer changes nothing",
+        ),
+        (
+            [call("beto", "falta_envido"), answer("ana", "quiero"),
+             {"envido": {"ana": 31, "beto": 20}}, call("bru", "flor"),
+             answer("alba", "con_flor_me_achico"), *tricks("B", "B")],
+            {**FLOR, "players": 6, "score": (20, 5)},
+            "A",
+            10,
+            "001: six players: the flor sung after the falta envido does not score instead",
+        ),
+        (
+            [call("ana", "envido"), answer("beto", "quiero"), {"penalty": {"to": "B",
+             "points": 5, "reason": "pido flor"}}, {"envido": {"ana": 33, "beto": 25}}],
+            {"cards": {"ana": ["7E", "6E", "4C"], "beto": ["1O", "4O", "5B"]}, "score": (28, 25)},
+            "A",
+            2,
+            "001: the dealt cards settled the envido at beto's quiero and A reached 30 there: "
+            "the penalty given afterwards and the points declared later do not overtake it",
+        ),
+    ],
+)  # fmt: skip
+def test_a_chico_ended_on_a_settled_envido_stands_whatever_follows(
+    hand, events, kwargs, winner, envido, book
+):
+    result = hand(events, **kwargs)
+    assert (result["status"], result["winner"]) == ("game_over", winner), book
+    assert [(i["kind"], i["points"]) for i in result["items"]][-1] == ("envido", envido), book
+
+
+def test_a_flor_still_cancels_a_settled_envido_that_did_not_end_the_chico(hand):
+    # 003, 004: "si alguien canta flor queda cancelado todo lo cantado referido al envido".
+    events = [call("ana", "envido"), answer("beto", "no_quiero"), call("beto", "flor"),
+              *tricks("A", "A")]  # fmt: skip
+    result = hand(events, score=(10, 10), **FLOR)
+    assert [(i["kind"], i["side"], i["points"]) for i in result["items"]] == [
+        ("flor", "B", 3),
+        ("truco", "A", 1),
+    ]
