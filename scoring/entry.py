@@ -85,10 +85,14 @@ class HandEntry:
     """
 
     def __init__(
-        self, upcoming: NextHand, match_record: Mapping[str, Any], *, plays: bool = True
+        self, upcoming: NextHand, match_record: Mapping[str, Any], *, plays: bool | None = None
     ) -> None:
         self.upcoming = upcoming
-        self.plays = plays  # False: trick winners only (quick entry), a card is bad_draft
+        # True: card by card from the first event (a truco call before the first card is
+        # checked against the turn, as the saved record will be); False: trick winners
+        # only, a card is bad_draft; None: either, decided as in a record by the first
+        # card or trick (checking a draft or a match record whatever its entry mode).
+        self.plays = plays
         self.match_record = match_record
         self.kind = HandKind(upcoming.kind)
         self.number = upcoming.number
@@ -111,7 +115,11 @@ class HandEntry:
 
     @classmethod
     def from_state(
-        cls, match_head: Mapping[str, Any], state: MatchState | None, *, plays: bool = True
+        cls,
+        match_head: Mapping[str, Any],
+        state: MatchState | None,
+        *,
+        plays: bool | None = None,
     ) -> HandEntry:
         """The entry of the next hand after ``state`` (None: the first hand) of the match
         whose record without hands is ``match_head``; ``match_over`` once decided.
@@ -132,9 +140,9 @@ class HandEntry:
         return cls(upcoming, match_head, plays=plays)
 
     # -- parts ------------------------------------------------------------------------
-    def _record(self, index: int) -> dict[str, Any]:
+    def _record(self, index: int, events: Sequence[Any] = ()) -> dict[str, Any]:
         if self.kind == HandKind.REDONDO:
-            record = {**self.upcoming.record, "events": []}  # type: ignore[dict-item]
+            record = {**self.upcoming.record}
         else:
             score = dict(self.upcoming.score)
             if index:
@@ -142,18 +150,20 @@ class HandEntry:
                 score = dict(previous["score"]) if previous else score
             first, second = self.pairs[index]  # type: ignore[index]
             record = subhand_record({"score": score}, self.match_record, first, second)
+        # The events to be replayed: their first card or trick decides the entry mode.
+        record["events"] = list(events)
         if self.cards.get(index):
             record["cards"] = self.cards[index]
         return record
 
-    def _part(self, index: int) -> EntryPart:
-        record = self._record(index)
-        start = hand_from_record(record)
+    def _part(self, index: int, events: Sequence[Any] = ()) -> EntryPart:
+        record = self._record(index, events)
+        start = hand_from_record(record, card_by_card=self.plays is True)
         return EntryPart(order=tuple(record["order"]), start=start, state=start)
 
     def _replay(self, index: int, events: Sequence[Any]) -> None:
         """Rebuild part ``index`` from ``events``; on a bad one raise, keeping those before."""
-        part = self._part(index)
+        part = self._part(index, events)
         del self.parts[index:]
         self.parts.append(part)
         for event in events:
@@ -162,7 +172,7 @@ class HandEntry:
     def _step(self, part: EntryPart, action: Action | Any) -> None:
         if isinstance(action, Mapping):
             action = action_from_event(action, part.state.rules.deck, index=len(part.events))
-        if not self.plays and isinstance(action, Play):
+        if self.plays is False and isinstance(action, Play):
             raise error("bad_draft", detail="this entry takes trick winners, not cards")
         part.state = apply(part.state, action)  # raises, leaving the part as it was
         part.events.append(action.to_event())

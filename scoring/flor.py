@@ -3,7 +3,8 @@
 docs/rules.md "Flor" (seeds ``003``, ``004``):
 
 - A player with three cards of one suit sings ``flor`` in the first trick before playing
-  his card, one each; a sung flor cancels any envido of the hand, called or not.
+  his card, one each; a sung flor cancels any envido of the hand, called or not, unless
+  that envido's points have already ended the chico.
 - Answers are open only to a player of the other side who has flor himself:
   his own ``flor`` (settled by value: 3 for each flor of the best side),
   ``con_flor_me_achico`` (4 in all to the side that sang first), ``contraflor`` (accepted:
@@ -129,7 +130,9 @@ def _check_holds_flor(state: HandState, by: str) -> None:
         raise error("no_flor", player=by)
 
 
-def do_call(state: HandState, by: str, call: str) -> None:
+def do_call(state: HandState, by: str, call: str, *, envido_stands: bool = False) -> None:
+    """Sing a flor or make a flor bet. ``envido_stands``: the hand's settled envido has
+    already ended the chico, so this flor, played out at the table, cancels nothing."""
     if not state.flores:
         state.flor_start = state.step
     state.flor_at = state.step
@@ -138,8 +141,10 @@ def do_call(state: HandState, by: str, call: str) -> None:
         # accepts it, and accepting sings one's flor too (003, "con flor quiero").
         state.flores.append(by)
     state.flor_calls.append(call)
-    # A sung flor cancels any envido of the hand, called or not (003, 004).
-    state.envido_status = "cancelled"
+    # A sung flor cancels any envido of the hand, called or not (003, 004), but it takes
+    # back no points that already ended the chico (docs/rules.md "Envido").
+    if not envido_stands:
+        state.envido_status = "cancelled"
     if call != "flor":
         state.flor_level = 1 if call == "contraflor" else 2
         state.flor_pending = True
@@ -155,7 +160,11 @@ def check_answer(state: HandState, by: str, answer: str) -> None:
         _check_holds_flor(state, by)
         return
     # Answers to a sung flor: con flor me achico, or quiero / con flor quiero, which sings
-    # the answerer's own flor (003). Only a player of the other side holding a flor.
+    # the answerer's own flor (003). Only a player of the other side holding a flor. A
+    # plain flor is no bet to refuse: who does not want to play his flor against it says
+    # con flor me achico (004), so no_quiero is no answer to it.
+    if answer == "no_quiero":
+        raise error("bad_answer", answer=answer, what="flor")
     side = state.team[by]
     singing = answer != "con_flor_me_achico"
     if singing and not state.flores:

@@ -76,9 +76,14 @@ def new_hand(
     captains: dict[str, str] | None = None,
     pica_pica: bool = False,
     gallo: str | None = None,
+    card_by_card: bool = False,
 ) -> HandState:
     """The state before the first event, from already validated parts (see
-    :func:`scoring.record.hand_from_record` for the checked way in)."""
+    :func:`scoring.record.hand_from_record` for the checked way in).
+
+    ``card_by_card``: the hand is entered card by card from its first event, so a truco
+    call before the first card is already checked against the turn (docs/rules.md
+    "Truco"); otherwise the first card or trick recorded decides the entry mode."""
     sides = tuple(teams)
     team = {p: side for side, players in teams.items() for p in players}
     if rules.has_mestre:
@@ -94,6 +99,7 @@ def new_hand(
         pica_pica=pica_pica,
         gallo=gallo,
         leader=order[0],
+        mode=DETAILED if card_by_card else None,
     )
     if rules.has_mestre:
         state.mestre = catalan.mestre_side(state.score)
@@ -329,9 +335,13 @@ def _do_void(state: HandState, a: Void) -> None:
 
 
 def _do_settlement(state: HandState, a: Action) -> None:
+    # A bet the known cards settled counts from the answer that settled it: declaring its
+    # points later (it must agree with the cards) does not move it after a penalty given
+    # meanwhile, nor take back a chico it ended (docs/rules.md "Envido").
     if isinstance(a, EnvidoWinner | EnvidoPoints):
-        state.envido_at = state.step
-    else:
+        if not _all_cards_known(state):
+            state.envido_at = state.step
+    elif not all(p in state.cards for p in state.flores):
         state.flor_at = state.step
     if isinstance(a, EnvidoWinner):
         state.envido_winner = a.side
@@ -352,7 +362,22 @@ def _do_mestre(state: HandState, a: MestreDecision) -> None:
 
 
 def _do_call(state: HandState, a: Call) -> None:
-    _call_module(state, a.call).do_call(state, a.by, a.call)
+    module = _call_module(state, a.call)
+    if module is flor:
+        flor.do_call(state, a.by, a.call, envido_stands=_chico_over(state))
+    else:
+        module.do_call(state, a.by, a.call)
+
+
+def _chico_over(state: HandState) -> bool:
+    """Did what the hand counted so far end the chico? Only asked where a later event
+    would otherwise take counted points back (a flor cancelling a settled envido)."""
+    if state.envido_status not in ("accepted", "refused"):
+        return False  # no envido of the hand counts (yet, or any more): nothing to keep
+    try:
+        return result(state)["winner"] is not None
+    except EngineError:
+        return False  # an accepted envido still to settle ended nothing yet
 
 
 def _do_answer(state: HandState, a: Answer) -> None:

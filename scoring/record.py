@@ -30,13 +30,23 @@ __all__ = ["check_text", "hand_from_record", "score_hand", "score_hand_result"]
 _ARGENTINE_SIZES = {(1, 1), (1, 2), (2, 2), (3, 3), (4, 4)}
 
 
-def hand_from_record(record: Mapping[str, Any]) -> HandState:
+def hand_from_record(record: Mapping[str, Any], *, card_by_card: bool = False) -> HandState:
     """Validate everything in ``record`` but its events and build the initial state.
+
+    A record whose first card or trick event is a card (``play``) is entered card by card
+    from its first event: a truco call before the first card must come from the player
+    to lead it (docs/rules.md "Truco"). ``card_by_card`` says so of a record whose events
+    are still to come (the tablet's card-by-card entry, the random hands of
+    :mod:`scoring.simulate`).
 
     >>> state = hand_from_record({"rules": "catalan", "teams": {"A": ["anna"], "B": ["biel"]},
     ...     "order": ["biel", "anna"], "score": {"A": 11, "B": 4}, "events": []})
     >>> state.mestre, state.to_play()
     ('A', 'biel')
+    >>> hand_from_record({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
+    ...     "order": ["ana", "beto"], "score": {"A": 0, "B": 0},
+    ...     "events": [{"by": "ana", "call": "envido"}, {"by": "ana", "play": "7E"}]}).mode
+    'detailed'
     """
     if type(record) is not dict and not isinstance(record, Mapping):
         raise error("bad_record")
@@ -76,7 +86,22 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
         captains=captains,
         pica_pica=pica_pica,
         gallo=gallo,
+        card_by_card=card_by_card or _card_by_card(record["events"]),
     )
+
+
+def _card_by_card(events: Any) -> bool:
+    """Is the first card or trick event of ``events`` a card? (Anything malformed is left
+    for the events' own checks, in order.)"""
+    if type(events) is not list:
+        return False
+    for event in events:
+        if type(event) is dict or isinstance(event, Mapping):
+            if "play" in event:
+                return True
+            if "trick" in event:
+                return False
+    return False
 
 
 def score_hand_result(record: Mapping[str, Any]) -> HandResult:

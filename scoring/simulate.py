@@ -96,7 +96,9 @@ def random_hand(
     the referee now and then awards a penalty or voids the hand.
     """
     record = random_record(rng, rules, players=players, detailed=detailed, known_cards=known_cards)
-    state = hand_from_record(record)
+    # A detailed hand is entered card by card from its first event: before the first card
+    # only the player to lead it may call the truco, as its record will be scored.
+    state = hand_from_record(record, card_by_card=detailed)
     events = record["events"]
     referee = 2 if interventions else 0  # at most two interventions: the hand must go on
     for _ in range(MAX_EVENTS):

@@ -196,7 +196,7 @@ def play_hand(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
     order = record["order"]
     cards = {p: [str(c) for c in deck[3 * i : 3 * i + 3]] for i, p in enumerate(order)}
     hand = {**record, "cards": cards, "events": []}
-    state = start_hand(hand)
+    state = start_hand(hand, card_by_card=True)  # its record will have card plays
     for _ in range(120):
         if is_finished(state):
             break

@@ -147,7 +147,7 @@ def test_actions_outside_legal_actions_raise_engine_errors(table, stop, seed):
     pick = random.Random(seed)
     spec, players, detailed, known, rng = table
     record, _ = random_hand(rng, spec, players=players, detailed=detailed, known_cards=known)
-    state = hand_from_record({**record, "events": []})
+    state = hand_from_record({**record, "events": []}, card_by_card=detailed)
     events = record["events"][:stop]
     from scoring.actions import action_from_event
 
