@@ -51,7 +51,10 @@ def championship_in_play():
         result_services.match_assign(match=match, table=str(table), scheduled_at=None, referee=None)
         result_services.match_start(match=match)
     match = result_selectors.match_detail(pk=knockout[0].pk)
-    hands = demo.play_match_hands(rng, match)[:12]
+    # The demo's hands to the match's end; up to 12 of them, never its last: a hand is
+    # left to play.
+    played = demo.play_match_hands(rng, match)
+    hands = played[: min(12, len(played) - 1)]
     result_services.match_hands_import(match=match, records=hands, recorded_by=None)
     match = result_selectors.match_detail(pk=match.pk)
     upcoming = records.stored_state(match, len(hands)).next_hand(records.match_head(match))
