@@ -204,35 +204,65 @@ _KIND_SET = frozenset(_KINDS)
 _BY_KINDS = frozenset(("call", "answer", "play", "mazo", "mestre"))
 
 
+_ABSENT = object()  # an event without "by" (a "by": null is a value, and refused)
+# Events repeat (the same player calls truco, the same side takes a trick, hand after
+# hand): an event already parsed is answered with the action it gave, since building a
+# frozen dataclass was the largest part of parsing one. Actions are values, so sharing
+# them is safe; the key holds everything the parse depends on, the deck included. Emptied
+# when it reaches _MEMO_MAX entries, so no input can make it grow without end.
+_MEMO: dict[tuple[Any, ...], Action] = {}
+_MEMO_MAX = 4096
+_MEMO_KINDS = frozenset(("call", "answer", "play", "mestre", "trick"))
+
+
+def _bad(index: int, detail: str) -> EngineError:
+    return error("bad_event", event=index, number=index + 1, detail=detail)
+
+
 def action_from_event(event: Any, deck: frozenset[Card] = CATALAN_48, *, index: int = 0) -> Action:
     """Parse one event of a record into an :class:`Action` (``index`` names it in errors)."""
-
-    def bad(detail: str) -> EngineError:
-        return error("bad_event", event=index, number=index + 1, detail=detail)
-
     # type() first: isinstance against the Mapping ABC is slow on the hot path.
     if type(event) is not dict and not isinstance(event, Mapping):
-        raise bad("an event must be a JSON object")
-    kinds = [k for k in event if k in _KIND_SET]
-    if len(kinds) != 1:
-        raise bad("it must hold exactly one action" if kinds else "it holds no known action")
-    kind = kinds[0]
+        raise _bad(index, "an event must be a JSON object")
+    kind = None
+    for key in event:  # a loop, not a comprehension: no frame to build on the hot path
+        if key in _KIND_SET:
+            if kind is not None:
+                raise _bad(index, "it must hold exactly one action")
+            kind = key
+    if kind is None:
+        raise _bad(index, "it holds no known action")
     value = event[kind]
+    by = event.get("by", _ABSENT)
+    if type(value) is str and kind in _MEMO_KINDS and (type(by) is str or by is _ABSENT):
+        memo_key = (kind, by, value, deck)
+        action = _MEMO.get(memo_key)
+        if action is None:
+            action = _parse(kind, value, by, deck, index)
+            if len(_MEMO) >= _MEMO_MAX:
+                _MEMO.clear()
+            _MEMO[memo_key] = action
+        return action
+    return _parse(kind, value, by, deck, index)
+
+
+def _parse(kind: str, value: Any, by: Any, deck: frozenset[Card], index: int) -> Action:
+    """The action of an event whose one action is ``kind: value`` (``by``: its "by", or
+    ``_ABSENT``)."""
     if kind in _BY_KINDS:
-        by = event.get("by")
         if not isinstance(by, str) or not by:
-            raise bad(f"'{kind}' needs the player in 'by'")
+            raise _bad(index, f"'{kind}' needs the player in 'by'")
         if kind == "call":
             if not isinstance(value, str):
-                raise bad("the call must be a name")
+                raise _bad(index, "the call must be a name")
             return Call(by, value)
         if kind == "answer":
             if value not in ANSWERS:
-                raise bad(f"unknown answer {_show(value)}")
+                raise _bad(index, f"unknown answer {_show(value)}")
             return Answer(by, value)
         if kind == "play":
             if not isinstance(value, str):
-                raise bad("the card must be written like 7E")
+                raise _bad(index, "the card must be written like 7E")
             try:
                 return Play(by, parse_card(value, deck))
             except EngineError as exc:
@@ -240,42 +270,42 @@ def action_from_event(event: Any, deck: frozenset[Card] = CATALAN_48, *, index: 
                 raise
         if kind == "mazo":
             if value is not True:
-                raise bad("'mazo' must be true")
+                raise _bad(index, "'mazo' must be true")
             return Mazo(by)
         if value not in ("play", "pass"):
-            raise bad("'mestre' must be play or pass")
+            raise _bad(index, "'mestre' must be play or pass")
         return MestreDecision(by, value)
-    if "by" in event:
-        raise bad(f"'{kind}' takes no 'by'")
+    if by is not _ABSENT:
+        raise _bad(index, f"'{kind}' takes no 'by'")
     if kind == "trick" or kind.endswith("_winner"):
         if not isinstance(value, str) or not value:
-            raise bad(f"'{kind}' must name a side")
+            raise _bad(index, f"'{kind}' must name a side")
         if kind == "trick":
             return Trick(value)
         return EnvidoWinner(value) if kind == "envido_winner" else FlorWinner(value)
     if kind in ("envido", "flor"):
         if not isinstance(value, Mapping) or not value:
-            raise bad(f"'{kind}' must map players to their points")
+            raise _bad(index, f"'{kind}' must map players to their points")
         points = []
         for player, n in value.items():
             if type(n) is not int or not 0 <= n <= 38:
-                raise bad(f"the {kind} points of {player} must be a whole number 0–38")
+                raise _bad(index, f"the {kind} points of {player} must be a whole number 0–38")
             points.append((player, n))
         cls = EnvidoPoints if kind == "envido" else FlorPoints
         return cls(tuple(points))
     if kind == "penalty":
         if not isinstance(value, Mapping):
-            raise bad("'penalty' must be an object with to, points and reason")
+            raise _bad(index, "'penalty' must be an object with to, points and reason")
         to, points, reason = value.get("to"), value.get("points"), value.get("reason", "")
         if not isinstance(to, str) or not to:
-            raise bad("the penalty must name the side it goes 'to'")
+            raise _bad(index, "the penalty must name the side it goes 'to'")
         if type(points) is not int or points < 1:
-            raise bad("the penalty points must be a whole number of at least 1")
+            raise _bad(index, "the penalty points must be a whole number of at least 1")
         if not isinstance(reason, str):
-            raise bad("the penalty reason must be text")
+            raise _bad(index, "the penalty reason must be text")
         return Penalty(to, points, reason)
     if not isinstance(value, str):
-        raise bad("'void' must give the reason as text")
+        raise _bad(index, "'void' must give the reason as text")
     return Void(value)
 
 

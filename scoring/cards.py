@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scoring.errors import error
 
@@ -33,14 +34,41 @@ __all__ = [
 ]
 
 SUITS = ("E", "B", "O", "C")
+_INTERNED: dict[tuple[int, str], Card] = {}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card: ``rank`` 1–12 and ``suit`` one of ``E B O C``."""
+    """One card: ``rank`` 1–12 and ``suit`` one of ``E B O C``.
+
+    There is one object per card (``Card(7, "E") is parse_card("7E")``, copies and pickles
+    included), so equality and hashing are identity's, done in C: cards are looked up in
+    sets and dicts at every play, and a generated ``__hash__`` was a hot spot.
+
+    >>> Card(7, "E") is parse_card("7e"), Card(7, "E") == Card(7, "O")
+    (True, False)
+    """
 
     rank: int
     suit: str
+
+    def __new__(cls, rank: int, suit: str) -> Card:
+        card = _INTERNED.get((rank, suit))
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            _INTERNED[(rank, suit)] = card
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        return Card, (self.rank, self.suit)  # copies and pickles are the one card too
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        return self
 
     def __str__(self) -> str:
         return f"{self.rank}{self.suit}"
@@ -56,6 +84,15 @@ _ALL = {f"{rank}{suit}": Card(rank, suit) for rank in range(1, 13) for suit in S
 SPANISH_40 = frozenset(c for c in _ALL.values() if c.rank not in (8, 9))
 CATALAN_48 = frozenset(_ALL.values())
 _DECK_NAMES = {SPANISH_40: "Spanish 40", CATALAN_48: "Catalan 48"}
+# Each deck's cards by the texts that name them ("7E", "7e"): one lookup on the hot path.
+CARD_TEXTS: dict[frozenset[Card], dict[str, Card]] = {
+    deck: {
+        text: card
+        for card in deck
+        for text in (f"{card.rank}{card.suit}", f"{card.rank}{card.suit.lower()}")
+    }
+    for deck in (SPANISH_40, CATALAN_48)
+}
 
 
 def parse_card(text: str, deck: frozenset[Card] = CATALAN_48) -> Card:
@@ -66,6 +103,12 @@ def parse_card(text: str, deck: frozenset[Card] = CATALAN_48) -> Card:
     ...
     scoring.errors.CardError: '9O' is not a card of the Spanish 40 deck.
     """
+    if type(text) is str:
+        texts = CARD_TEXTS.get(deck)
+        if texts is not None:
+            card = texts.get(text)
+            if card is not None:
+                return card
     card = _ALL.get(text.upper()) if isinstance(text, str) else None
     if card is None or card not in deck:
         raise error("bad_card", card=text, deck=_DECK_NAMES.get(deck, "given"))

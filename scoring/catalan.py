@@ -33,9 +33,10 @@ PLAY_VALUE = 3
 
 def reset_eleven(score: Mapping[str, int]) -> dict[str, int]:
     """Both sides at 11: both back to 6; any other score is returned unchanged."""
-    if all(v == MESTRE for v in score.values()):
-        return dict.fromkeys(score, BACK_TO)
-    return dict(score)
+    for value in score.values():
+        if value != MESTRE:
+            return dict(score)
+    return dict.fromkeys(score, BACK_TO)
 
 
 def mestre_side(score: Mapping[str, int]) -> str | None:

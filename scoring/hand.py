@@ -41,6 +41,7 @@ from scoring.actions import (
     Play,
     Trick,
     Void,
+    action_from_event,
 )
 from scoring.cards import Card, flor_points
 from scoring.errors import EngineError, error
@@ -58,6 +59,7 @@ __all__ = [
     "legal_actions",
     "needs_settlement",
     "new_hand",
+    "play_events",
     "result",
     "step",
 ]
@@ -84,13 +86,14 @@ def new_hand(
     ``card_by_card``: the hand is entered card by card from its first event, so a truco
     call before the first card is already checked against the turn (docs/rules.md
     "Truco"); otherwise the first card or trick recorded decides the entry mode."""
-    sides = tuple(teams)
-    team = {p: side for side, players in teams.items() for p in players}
+    first, second = teams
+    team = dict.fromkeys(teams[first], first)
+    team.update(dict.fromkeys(teams[second], second))
     if rules.has_mestre:
         score = catalan.reset_eleven(score)
     state = HandState(
         rules=rules,
-        sides=(sides[0], sides[1]),
+        sides=(first, second),
         order=tuple(order),
         team=team,
         captains=dict(captains or {}),
@@ -110,9 +113,32 @@ def new_hand(
 def _route(state: HandState, action: Action) -> Callable[[HandState, Action], None]:
     """Check ``action`` against ``state`` and return the function that performs it."""
     kind = type(action)
+    check = _PLAY_CHECKS.get(kind)
+    if check is None:
+        return _route_referee(state, action, kind)
+    if state.decided is not None:
+        raise error("hand_decided")
+    if kind is not Trick:  # every other action of the play has its player
+        by = action.by  # type: ignore[union-attr]
+        if by not in state.team:
+            raise error("unknown_player", player=by)
+        if by in state.folded:
+            raise error("player_folded", player=by)
+    if state.mestre is not None and state.mestre_decision is None:
+        if kind is not MestreDecision:
+            raise error("mestre_first", side=state.mestre)
+        catalan.check_decision(state, action.by)  # type: ignore[union-attr]
+        return _do_mestre
+    return check(state, action)
+
+
+def _route_referee(
+    state: HandState, action: Action, kind: type
+) -> Callable[[HandState, Action], None]:
+    """The referee's actions (penalty, void, settlements); anything else is no action."""
     if kind is Penalty:
-        _check_side(state, action.to)
-        points = action.points
+        _check_side(state, action.to)  # type: ignore[union-attr]
+        points = action.points  # type: ignore[union-attr]
         if type(points) is not int or points < 1:
             raise error(
                 "bad_event",
@@ -129,6 +155,7 @@ def _route(state: HandState, action: Action) -> Callable[[HandState, Action], No
     if kind in (EnvidoPoints, EnvidoWinner, FlorPoints, FlorWinner):
         _check_settlement(state, action)
         return _do_settlement
+    # Not an action at all: refused after the checks every action goes through.
     if state.decided is not None:
         raise error("hand_decided")
     by = getattr(action, "by", None)
@@ -138,54 +165,51 @@ def _route(state: HandState, action: Action) -> Callable[[HandState, Action], No
         if by in state.folded:
             raise error("player_folded", player=by)
     if state.mestre is not None and state.mestre_decision is None:
-        if kind is not MestreDecision:
-            raise error("mestre_first", side=state.mestre)
-        catalan.check_decision(state, by)
-        return _do_mestre
-    if kind is Call:
-        module = _call_module(state, action.call)
-        module.check_call(state, by, action.call)
-        return _do_call
-    if kind is Answer:
-        module = _answer_module(state, action.answer)
-        module.check_answer(state, by, action.answer)
-        return _do_answer
-    if kind is Play:
-        _check_play(state, action)
-        return _do_play
-    if kind is Trick:
-        _check_trick(state, action)
-        return _do_trick
-    if kind is Mazo:
-        truco.check_mazo(state, by)
-        return _do_mazo
-    if kind is MestreDecision:
-        catalan.check_decision(state, by)
+        raise error("mestre_first", side=state.mestre)
     raise error("bad_event", number=state.step + 1, detail="unknown action")
 
 
-def _call_module(state: HandState, call: str) -> Any:
+def _check_call(state: HandState, action: Call) -> Callable[[HandState, Call], None]:
+    call = action.call
     if call in state.rules.ladder.calls:
-        return truco
-    if call in envido.CALLS:
-        return envido
-    if call in flor.CALLS:
-        return flor
-    raise error("unknown_call", call=call, family=state.rules.family)
+        module: Any = truco
+    elif call in envido.CALLS:
+        module = envido
+    elif call in flor.CALLS:
+        module = flor
+    else:
+        raise error("unknown_call", call=call, family=state.rules.family)
+    module.check_call(state, action.by, call)
+    return _DO_CALL[module]  # the module found once, for the check and the deed
 
 
-def _answer_module(state: HandState, answer: str) -> Any:
+def _check_answer(state: HandState, action: Answer) -> Callable[[HandState, Answer], None]:
+    answer = action.answer
     # The latest open call is answered first: a flor bet, then an envido (which may have
     # been called over a pending truco, "el envido va primero"), then the truco.
     if answer in ("con_flor_me_achico", "con_flor_quiero") or state.flor_pending:
-        return flor
-    if state.envido_status == "pending":
-        return envido
-    if state.truco_pending:
-        return truco
-    if state.flores and state.flor_outcome is None:
-        return flor  # quiero to a sung flor: the answerer sings his own (003)
-    raise error("nothing_to_answer")
+        module: Any = flor
+    elif state.envido_status == "pending":
+        module = envido
+    elif state.truco_pending:
+        module = truco
+    elif state.flores and state.flor_outcome is None:
+        module = flor  # quiero to a sung flor: the answerer sings his own (003)
+    else:
+        raise error("nothing_to_answer")
+    module.check_answer(state, action.by, answer)
+    return _DO_ANSWER[module]
+
+
+def _check_mazo(state: HandState, action: Mazo) -> Callable[[HandState, Mazo], None]:
+    truco.check_mazo(state, action.by)
+    return _do_mazo
+
+
+def _check_mestre(state: HandState, action: MestreDecision) -> Callable[..., None]:
+    # Reached only once the mestre has decided, or with no mestre: refused either way.
+    catalan.check_decision(state, action.by)
+    raise error("bad_event", number=state.step + 1, detail="unknown action")
 
 
 def _check_side(state: HandState, side: str) -> None:
@@ -202,10 +226,11 @@ def _check_no_pending(state: HandState) -> None:
         raise error("answer_pending", what=state.rules.ladder.calls[0], side=state.truco_caller)
 
 
-def _check_play(state: HandState, action: Play) -> None:
+def _check_play(state: HandState, action: Play) -> Callable[[HandState, Play], None]:
     if state.mode == QUICK:
         raise error("mixed_entry")
-    _check_no_pending(state)
+    if state.flor_pending or state.envido_status == "pending" or state.truco_pending:
+        _check_no_pending(state)  # raises, naming the call that waits
     by, card = action.by, action.card
     expected = state.to_play()
     if by != expected:
@@ -218,19 +243,23 @@ def _check_play(state: HandState, action: Play) -> None:
             raise error("card_not_yours", card=str(card), player=by)
         if card in state.used:
             raise error("card_unavailable", card=str(card))
-        return
+        return _do_play
     if len(state.played.get(by, ())) >= 3:
         raise error("no_cards_left", player=by)
     if card in state.used or any(card in hand for hand in state.cards.values()):
         raise error("card_unavailable", card=str(card))
+    return _do_play
 
 
-def _check_trick(state: HandState, action: Trick) -> None:
+def _check_trick(state: HandState, action: Trick) -> Callable[[HandState, Trick], None]:
     if state.mode == DETAILED:
         raise error("mixed_entry")
-    _check_no_pending(state)
-    if action.winner != PARDA:
-        _check_side(state, action.winner)
+    if state.flor_pending or state.envido_status == "pending" or state.truco_pending:
+        _check_no_pending(state)  # raises, naming the call that waits
+    winner = action.winner
+    if winner != PARDA and winner not in state.sides:
+        _check_side(state, winner)  # raises
+    return _do_trick
 
 
 def _all_cards_known(state: HandState) -> bool:
@@ -325,6 +354,22 @@ def step(state: HandState, action: Action) -> None:
     state.step += 1
 
 
+def play_events(state: HandState, events: list[Any]) -> None:
+    """Parse and apply a record's ``events`` in order to ``state`` in place, as
+    :func:`step` would one by one (the record scorer's loop, one call less per event).
+    A refused event raises with ``event`` its index."""
+    deck = state.rules.deck
+    for index, event in enumerate(events):
+        action = action_from_event(event, deck, index=index)
+        try:
+            perform = _route(state, action)
+        except EngineError as exc:
+            exc.event = state.step
+            raise
+        perform(state, action)
+        state.step += 1
+
+
 def _do_penalty(state: HandState, a: Penalty) -> None:
     state.penalties.append((state.step, a.to, a.points, a.reason))
 
@@ -361,12 +406,19 @@ def _do_mestre(state: HandState, a: MestreDecision) -> None:
         truco.decide(state, "mestre_pass", None, 0)
 
 
-def _do_call(state: HandState, a: Call) -> None:
-    module = _call_module(state, a.call)
-    if module is flor:
-        flor.do_call(state, a.by, a.call, envido_stands=_chico_over(state))
-    else:
-        module.do_call(state, a.by, a.call)
+def _do_truco_call(state: HandState, a: Call) -> None:
+    truco.do_call(state, a.by, a.call)
+
+
+def _do_envido_call(state: HandState, a: Call) -> None:
+    envido.do_call(state, a.by, a.call)
+
+
+def _do_flor_call(state: HandState, a: Call) -> None:
+    flor.do_call(state, a.by, a.call, envido_stands=_chico_over(state))
+
+
+_DO_CALL = {truco: _do_truco_call, envido: _do_envido_call, flor: _do_flor_call}
 
 
 def _chico_over(state: HandState) -> bool:
@@ -380,8 +432,19 @@ def _chico_over(state: HandState) -> bool:
         return False  # an accepted envido still to settle ended nothing yet
 
 
-def _do_answer(state: HandState, a: Answer) -> None:
-    _answer_module(state, a.answer).do_answer(state, a.by, a.answer)
+def _do_truco_answer(state: HandState, a: Answer) -> None:
+    truco.do_answer(state, a.by, a.answer)
+
+
+def _do_envido_answer(state: HandState, a: Answer) -> None:
+    envido.do_answer(state, a.by, a.answer)
+
+
+def _do_flor_answer(state: HandState, a: Answer) -> None:
+    flor.do_answer(state, a.by, a.answer)
+
+
+_DO_ANSWER = {truco: _do_truco_answer, envido: _do_envido_answer, flor: _do_flor_answer}
 
 
 def _do_mazo(state: HandState, a: Mazo) -> None:
@@ -415,6 +478,8 @@ def _do_trick(state: HandState, a: Trick) -> None:
 
 def _add_trick(state: HandState, winner: str) -> None:
     state.tricks.append(winner)
+    if len(state.tricks) < 2:
+        return  # one trick never decides the hand
     outcome = tricks_outcome(
         state.tricks, mano_side=state.mano_side, redeal_on_three_pardas=state.rules.is_catalan
     )
@@ -424,9 +489,22 @@ def _add_trick(state: HandState, winner: str) -> None:
         truco.decide(state, "tricks", outcome, state.rules.ladder.value(state.truco_level))
 
 
+# The checks of the actions of the play, each returning the function that performs it.
+_PLAY_CHECKS: dict[type, Callable[[HandState, Any], Callable[[HandState, Any], None]]] = {
+    Call: _check_call,
+    Answer: _check_answer,
+    Play: _check_play,
+    Trick: _check_trick,
+    Mazo: _check_mazo,
+    MestreDecision: _check_mestre,
+}
+
+
 # -- queries ------------------------------------------------------------------------------
 def needs_settlement(state: HandState) -> str | None:
     """``"envido"`` or ``"flor"`` when an accepted bet still needs its winner, else None."""
+    if state.envido_status != "accepted" and not state.flores:
+        return None  # the usual hand: no bet that waits for its winner
     if state.decided in _SETTLED_OUT:
         return None
     if (
@@ -529,12 +607,16 @@ def result(state: HandState) -> dict[str, Any]:
     # Every scoring line at the event that settled it: penalties when awarded, the envido
     # and the flor when answered or settled, the hand's own item last of all (envido and
     # flor are scored before the truco). A side reaching the target ends the count there.
-    bets: list[tuple[int, int, Callable[[dict[str, int]], dict[str, Any] | None]]] = []
+    # An entry is (event, tag, sequence, what): sorted by event, then tag (envido and
+    # penalties 0, flor 2, the hand 3); the sequence keeps the order they were listed in.
+    bets: list[_Entry] = []
     if state.envido_status in ("accepted", "refused"):
-        bets.append((state.envido_at, 0, lambda score: _envido_item(state, score)))
+        bets.append((state.envido_at, 0, 0, _ENVIDO))
     if state.flores and not state.flor_pending:
-        bets.append((state.flor_at, 2, lambda score: _flor_item(state, score)))
-    penalties = [(p[0], 0, _penalty_item(*p[1:])) for p in state.penalties]
+        bets.append((state.flor_at, 2, 1, _FLOR))
+    penalties: list[_Entry] = []
+    for i, p in enumerate(state.penalties):
+        penalties.append((p[0], 0, 2 + i, p))
     if state.decided in (VOID, REDEAL):
         # A void annuls the hand's bets, unless one settled before it ended the chico:
         # the points that ended it stand (rules "Envido").
@@ -546,9 +628,17 @@ def result(state: HandState) -> dict[str, Any]:
         return _tally(state, penalties)
     entries = bets + penalties
     if state.decided is not None:
-        last = max([state.decided_at, *(b[0] for b in bets)])
-        entries.append((last, 3, lambda score: _hand_item(state)))
+        last = state.decided_at
+        for bet in bets:
+            last = max(last, bet[0])
+        entries.append((last, 3, len(entries) + 2, _HAND))
     return _tally(state, entries)
+
+
+# What an entry of the count scores: the envido, the flor, the hand's own item, or a
+# penalty (its (event, side, points, reason) tuple itself).
+_ENVIDO, _FLOR, _HAND = "envido", "flor", "hand"
+_Entry = tuple[int, int, int, Any]
 
 
 def _settled_bets(state: HandState) -> tuple[int, ...]:
@@ -561,25 +651,26 @@ def _settled_bets(state: HandState) -> tuple[int, ...]:
     return tuple(settled)
 
 
-def _penalty_item(side: str, points: int, reason: str) -> Callable[[dict[str, int]], dict]:
-    item = {"kind": "penalty", "side": side, "points": points, "reason": reason}
-    return lambda score: item
-
-
-def _tally(
-    state: HandState,
-    entries: list[tuple[int, int, Callable[[dict[str, int]], dict[str, Any] | None]]],
-) -> dict[str, Any]:
-    entries.sort(key=lambda e: (e[0], e[1]))
+def _tally(state: HandState, entries: list[_Entry]) -> dict[str, Any]:
+    if len(entries) > 1:
+        entries.sort()  # the sequence is unique: the payloads are never compared
     target = state.rules.target
     score = dict(state.score)
     points = dict.fromkeys(state.sides, 0)
     items = []
     winner = None
-    for _, _, build in entries:
-        item = build(score)
-        if item is None:
-            continue
+    for _, _, _, what in entries:
+        if what is _HAND:
+            item = _hand_item(state)
+            if item is None:
+                continue
+        elif what is _ENVIDO:
+            item = _envido_item(state, score)
+        elif what is _FLOR:
+            item = _flor_item(state, score)
+        else:
+            _, side, value, reason = what
+            item = {"kind": "penalty", "side": side, "points": value, "reason": reason}
         items.append(item)
         side = item["side"]
         points[side] += item["points"]
@@ -593,8 +684,10 @@ def _tally(
         status = state.decided
     else:
         status = "complete"
-    final = {s: min(target, v) for s, v in score.items()}
-    if state.rules.has_mestre and winner is None:
+    final = {}
+    for side, value in score.items():
+        final[side] = value if value < target else target
+    if winner is None and state.rules.has_mestre:
         final = catalan.reset_eleven(final)
     return {"points": points, "score": final, "items": items, "status": status, "winner": winner}
 

@@ -125,19 +125,23 @@ class RuleSet:
     penalty_max: int | None = None  # None: the target
     ladder: Ladder = field(default=ARGENTINE_LADDER)
 
-    # -- derived data ---------------------------------------------------------------
-    @property
-    def is_catalan(self) -> bool:
-        return self.family == "catalan"
+    # -- derived data (computed once: the engine asks for them at every event) -------
+    is_catalan: bool = field(init=False, repr=False, compare=False)
+    deck: frozenset[Card] = field(init=False, repr=False, compare=False)  # Spanish 40 / Catalan 48
+    has_envido: bool = field(init=False, repr=False, compare=False)  # the argentine family
+    captain_answers: bool = field(init=False, repr=False, compare=False)  # catalan (002)
+    has_mestre: bool = field(init=False, repr=False, compare=False)  # catalan rule of 11 (002)
 
-    @property
-    def deck(self) -> frozenset[Card]:
-        """Spanish 40 for the argentine family, Catalan 48 for catalan."""
-        return CATALAN_48 if self.is_catalan else SPANISH_40
-
-    @property
-    def has_envido(self) -> bool:
-        return not self.is_catalan
+    def __post_init__(self) -> None:
+        catalan = self.family == "catalan"
+        for name, value in (
+            ("is_catalan", catalan),
+            ("deck", CATALAN_48 if catalan else SPANISH_40),
+            ("has_envido", not catalan),
+            ("captain_answers", catalan),
+            ("has_mestre", catalan),
+        ):
+            object.__setattr__(self, name, value)
 
     @property
     def has_halves(self) -> bool:
@@ -165,16 +169,6 @@ class RuleSet:
         values["penalty_max"] = self.max_penalty
         return values
 
-    @property
-    def captain_answers(self) -> bool:
-        """Catalan: calls are answered by the cap de colla only (``002``)."""
-        return self.is_catalan
-
-    @property
-    def has_mestre(self) -> bool:
-        """The catalan rule of 11 (``002``)."""
-        return self.is_catalan
-
     # -- construction ---------------------------------------------------------------
     @classmethod
     def from_spec(cls, spec: str | Mapping[str, Any]) -> RuleSet:
@@ -188,7 +182,7 @@ class RuleSet:
         scoring.errors.RuleSetError: Rule option 'target' cannot be 20: allowed 15, 30.
         """
         if isinstance(spec, str):
-            return _preset(spec)
+            return PRESETS.get(spec) or _preset(spec)  # _preset names an unknown one
         if not isinstance(spec, Mapping):
             raise error("bad_field", field="rules", detail="a preset name or an object")
         try:

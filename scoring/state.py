@@ -105,6 +105,10 @@ class HandState:
         order = self.order
         n = len(order)
         start = order.index(self.leader) if self.leader else 0
+        if not self.folded:
+            # Everyone is in: the trick's cards were played in turn from its leader.
+            played = len(self.table)
+            return order[(start + played) % n] if played < n else None
         done = {p for p, _ in self.table}
         for i in range(n):
             player = order[(start + i) % n]

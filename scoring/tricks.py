@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scoring.cards import Card, strength
+from scoring.cards import HIERARCHIES, Card
 
 __all__ = ["PARDA", "REDEAL", "hand_result", "trick_result"]
 
@@ -39,8 +39,9 @@ def trick_result(
     """
     best = -1
     winners: list[str] = []
+    ranks = HIERARCHIES[hierarchy]
     for player, card in plays:
-        value = strength(card, hierarchy)
+        value = ranks[card]
         if value > best:
             best, winners = value, [player]
         elif value == best:
