@@ -234,3 +234,20 @@ class CardsForm(forms.Form):
 
     def cards(self) -> dict[str, list[str]]:
         return {key: cards for key, cards in self.cleaned_data.items() if cards}
+
+
+class CorrectionForm(forms.Form):
+    """Why the hand changes, and the match's last result change when the page was shown
+    (a change made meanwhile by someone else is refused: ``stale_result``)."""
+
+    # The reason sits in the editor's form with its step buttons: a browser's own check of
+    # a required field would block every tap until it is typed; the save checks it.
+    use_required_attribute = False
+
+    reason = forms.CharField(
+        label=_("Why does the hand change?"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Kept in the match's history with your name."),
+    )
+    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=0)

@@ -8,40 +8,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from referees import selectors
 from referees.entry import Entry
-from referees.forms import posted_json
+from referees.forms import CorrectionForm, posted_json
 from referees.views.sheet import apply_step, entry_context
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
-
-
-class CorrectionForm(forms.Form):
-    """Why the hand changes, and the match's last result change when the page was shown
-    (a change made meanwhile by someone else is refused: ``stale_result``)."""
-
-    # The reason sits in the editor's form with its step buttons: a browser's own check of
-    # a required field would block every tap until it is typed; the save checks it.
-    use_required_attribute = False
-
-    reason = forms.CharField(
-        label=gettext_lazy("Why does the hand change?"),
-        max_length=500,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=gettext_lazy("Kept in the match's history with your name."),
-    )
-    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
 
 def _as_draft(record: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +67,7 @@ def hand_editor(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             return _save(request, sheet, hand, entry)
     except TournamentError as exc:
         return _page(request, sheet, hand, entry, errors=[exc.text], status=400, form=form)
-    return _page(request, sheet, hand, entry, forms=steps, form=form)
+    return _page(request, sheet, hand, entry, step_forms=steps, form=form)
 
 
 def _save(request: HttpRequest, sheet: selectors.Sheet, hand: Hand, entry: Entry) -> HttpResponse:
@@ -120,7 +101,7 @@ def _page(
     entry: Entry,
     *,
     errors: list[str] | None = None,
-    forms: dict[str, Any] | None = None,
+    step_forms: dict[str, Any] | None = None,
     form: CorrectionForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -145,7 +126,7 @@ def _page(
         "form_action": reverse("referees:hand_editor", args=[match.pk, hand.number]),
     }
     if not entry.choosing_pairs:
-        entry_context(context, sheet, entry, dict(forms or {}))
+        entry_context(context, sheet, entry, dict(step_forms or {}))
     else:
         context["hand_json"] = entry.to_json()
     return render(request, "referees/correct.html", context, status=status)
