@@ -44,6 +44,7 @@ from scoring.actions import (
     action_from_event,
 )
 from scoring.cards import Card, flor_points
+from scoring.count import VOID, all_cards_known, card_winner, result
 from scoring.errors import EngineError, error
 from scoring.results import HandResult
 from scoring.rules import RuleSet
@@ -64,7 +65,6 @@ __all__ = [
     "step",
 ]
 
-VOID = "void"
 _SETTLED_OUT = ("void", "redeal", "mestre_pass")  # hands where envido/flor no longer count
 
 
@@ -262,10 +262,6 @@ def _check_trick(state: HandState, action: Trick) -> Callable[[HandState, Trick]
     return _do_trick
 
 
-def _all_cards_known(state: HandState) -> bool:
-    return len(state.cards) == len(state.order)
-
-
 def _check_settlement(state: HandState, action: Action) -> None:
     is_envido = isinstance(action, EnvidoPoints | EnvidoWinner)
     what = "envido" if is_envido else "flor"
@@ -279,11 +275,9 @@ def _check_settlement(state: HandState, action: Action) -> None:
         raise error("nothing_to_settle", what=what)
     if isinstance(action, EnvidoWinner | FlorWinner):
         _check_side(state, action.side)
-        known = (
-            _all_cards_known(state) if is_envido else all(p in state.cards for p in state.flores)
-        )
+        known = all_cards_known(state) if is_envido else all(p in state.cards for p in state.flores)
         if known:
-            actual = _card_winner(state, is_envido)
+            actual = card_winner(state, is_envido)
             if actual != action.side:
                 raise error(
                     "winner_contradicts_cards", what=what, actual=actual, declared=action.side
@@ -300,11 +294,6 @@ def _check_settlement(state: HandState, action: Action) -> None:
                 "bad_settlement", what=what, detail=f"{what} points go from {low} to {high}"
             )
     _points_winner(state, action)
-
-
-def _card_winner(state: HandState, is_envido: bool) -> str:
-    values = envido.card_values(state) if is_envido else flor.card_values(state)
-    return envido.settle_by_points(state, {}, values, "envido" if is_envido else "flor")
 
 
 def _points_winner(state: HandState, action: EnvidoPoints | FlorPoints) -> str:
@@ -384,7 +373,7 @@ def _do_settlement(state: HandState, a: Action) -> None:
     # points later (it must agree with the cards) does not move it after a penalty given
     # meanwhile, nor take back a chico it ended (docs/rules.md "Envido").
     if isinstance(a, EnvidoWinner | EnvidoPoints):
-        if not _all_cards_known(state):
+        if not all_cards_known(state):
             state.envido_at = state.step
     elif not all(p in state.cards for p in state.flores):
         state.flor_at = state.step
@@ -510,7 +499,7 @@ def needs_settlement(state: HandState) -> str | None:
     if (
         state.envido_status == "accepted"
         and state.envido_winner is None
-        and not _all_cards_known(state)
+        and not all_cards_known(state)
     ):
         return "envido"
     if flor.needs_settlement(state):
@@ -569,7 +558,7 @@ def legal_actions(state: HandState) -> list[Action]:
                 candidates += [Trick(s) for s in (*state.sides, PARDA)]
     for side in state.sides:
         candidates += [EnvidoWinner(side), FlorWinner(side)]
-    if _all_cards_known(state):
+    if all_cards_known(state):
         values = envido.card_values(state)
         candidates.append(EnvidoPoints(tuple((p, values[p]) for p in state.order)))
         singers = [p for p in state.flores if p in state.cards]
@@ -593,175 +582,3 @@ def _playable(state: HandState, player: str) -> list[Card]:
     for hand in state.cards.values():
         taken.update(hand)
     return sorted((c for c in state.rules.deck if c not in taken), key=lambda c: (c.suit, c.rank))
-
-
-# -- the result ---------------------------------------------------------------------------
-def result(state: HandState) -> dict[str, Any]:
-    """The output object of docs/hand-record.md: ``points``, ``score``, ``items``, ``status``,
-    ``winner``.
-
-    Items count in the order they happened, envido and flor before the truco; once a side
-    reaches the target the rest of the hand is left out (docs/rules.md "Envido", ``001``).
-    Raises ``settlement_missing`` when an accepted bet that counts has no known winner.
-    """
-    # Every scoring line at the event that settled it: penalties when awarded, the envido
-    # and the flor when answered or settled, the hand's own item last of all (envido and
-    # flor are scored before the truco). A side reaching the target ends the count there.
-    # An entry is (event, tag, sequence, what): sorted by event, then tag (envido and
-    # penalties 0, flor 2, the hand 3); the sequence keeps the order they were listed in.
-    bets: list[_Entry] = []
-    if state.envido_status in ("accepted", "refused"):
-        bets.append((state.envido_at, 0, 0, _ENVIDO))
-    if state.flores and not state.flor_pending:
-        bets.append((state.flor_at, 2, 1, _FLOR))
-    penalties: list[_Entry] = []
-    for i, p in enumerate(state.penalties):
-        penalties.append((p[0], 0, 2 + i, p))
-    if state.decided in (VOID, REDEAL):
-        # A void annuls the hand's bets, unless one settled before it ended the chico:
-        # the points that ended it stand (rules "Envido").
-        early = [b for b in bets if b[0] < state.decided_at and b[1] in _settled_bets(state)]
-        if early:
-            outcome = _tally(state, early + penalties)
-            if outcome["winner"] is not None:
-                return outcome
-        return _tally(state, penalties)
-    entries = bets + penalties
-    if state.decided is not None:
-        last = state.decided_at
-        for bet in bets:
-            last = max(last, bet[0])
-        entries.append((last, 3, len(entries) + 2, _HAND))
-    return _tally(state, entries)
-
-
-# What an entry of the count scores: the envido, the flor, the hand's own item, or a
-# penalty (its (event, side, points, reason) tuple itself).
-_ENVIDO, _FLOR, _HAND = "envido", "flor", "hand"
-_Entry = tuple[int, int, int, Any]
-
-
-def _settled_bets(state: HandState) -> tuple[int, ...]:
-    """Which bets have a known winner: 0 the envido, 2 the flor (their sort tags)."""
-    settled = []
-    if state.envido_status == "refused" or state.envido_winner or _all_cards_known(state):
-        settled.append(0)
-    if not flor.needs_settlement(state):
-        settled.append(2)
-    return tuple(settled)
-
-
-def _tally(state: HandState, entries: list[_Entry]) -> dict[str, Any]:
-    if len(entries) > 1:
-        entries.sort()  # the sequence is unique: the payloads are never compared
-    target = state.rules.target
-    score = dict(state.score)
-    points = dict.fromkeys(state.sides, 0)
-    items = []
-    winner = None
-    for _, _, _, what in entries:
-        if what is _HAND:
-            item = _hand_item(state)
-            if item is None:
-                continue
-        elif what is _ENVIDO:
-            item = _envido_item(state, score)
-        elif what is _FLOR:
-            item = _flor_item(state, score)
-        else:
-            _, side, value, reason = what
-            item = {"kind": "penalty", "side": side, "points": value, "reason": reason}
-        items.append(item)
-        side = item["side"]
-        points[side] += item["points"]
-        score[side] += item["points"]
-        if score[side] >= target:
-            winner = side
-            break
-    if winner is not None:
-        status = "game_over"
-    elif state.decided in (VOID, REDEAL):
-        status = state.decided
-    else:
-        status = "complete"
-    final = {}
-    for side, value in score.items():
-        final[side] = value if value < target else target
-    if winner is None and state.rules.has_mestre:
-        final = catalan.reset_eleven(final)
-    return {"points": points, "score": final, "items": items, "status": status, "winner": winner}
-
-
-def _envido_item(state: HandState, score: dict[str, int]) -> dict[str, Any]:
-    chain = state.envido_calls
-    if state.envido_status == "refused":
-        side = state.envido_callers[-1]
-        return {
-            "kind": "envido",
-            "side": side,
-            "points": envido.refused_points(chain),
-            "calls": list(chain),
-            "accepted": False,
-        }
-    side = state.envido_winner
-    if side is None:
-        if not _all_cards_known(state):
-            raise error("settlement_missing", what="envido")
-        side = _card_winner(state, True)
-    if "falta_envido" in chain:
-        value = envido.falta_envido_points(
-            state.rules, score, side, state.other(side), pica_pica=state.pica_pica
-        )
-    else:
-        value = envido.accepted_points(chain)
-    return {"kind": "envido", "side": side, "points": value, "calls": list(chain), "accepted": True}
-
-
-def _flor_winner(state: HandState) -> str:
-    if state.flor_winner is not None:
-        return state.flor_winner
-    if not all(p in state.cards for p in state.flores):
-        raise error("settlement_missing", what="flor")
-    return _card_winner(state, False)
-
-
-def _flor_item(state: HandState, score: dict[str, int]) -> dict[str, Any]:
-    outcome = state.flor_outcome
-    calls = list(state.flor_calls)
-    sung = len(state.flores)
-    if outcome == "achico":
-        side, points = state.team[state.flores[0]], flor.ACHICO
-    elif outcome == "refused":
-        side, points = state.flor_caller, flor.ACHICO
-    elif outcome == "accepted":
-        side = _flor_winner(state)
-        points = flor.flor_bet_points(
-            state.rules, state.flor_level, score, side, sung, pica_pica=state.pica_pica
-        )
-    else:
-        side = _flor_winner(state) if flor.contested(state) else state.team[state.flores[0]]
-        points = flor.SUNG * sum(1 for p in state.flores if state.team[p] == side)
-    return {"kind": "flor", "side": side, "points": points, "calls": calls, "flores": sung}
-
-
-def _hand_item(state: HandState) -> dict[str, Any] | None:
-    if state.mestre_decision is not None:
-        return catalan.mestre_item(state)
-    calls = list(state.truco_calls)
-    if state.decided == "mazo":
-        return {
-            "kind": "mazo",
-            "side": state.winner,
-            "points": state.hand_points,
-            "folded": state.other(state.winner),  # type: ignore[arg-type]
-            "calls": calls,
-        }
-    item: dict[str, Any] = {
-        "kind": "truco",
-        "side": state.winner,
-        "points": state.hand_points,
-        "calls": calls,
-    }
-    if calls:
-        item["accepted"] = state.decided != "refused"
-    return item
