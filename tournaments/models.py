@@ -108,6 +108,12 @@ class Championship(models.Model):
         ),
     )
 
+    # Until when the teams may check in themselves through their personal links (None:
+    # closed); the organiser opens and closes it on the check-in page.
+    self_check_in_until = models.DateTimeField(
+        _("teams check in themselves until"), null=True, blank=True
+    )
+
     class Meta:
         verbose_name = _("championship")
         verbose_name_plural = _("championships")
@@ -142,11 +148,75 @@ class Championship(models.Model):
         return preset == "catalan"
 
 
-class Player(models.Model):
-    """A person who plays; ``p<id>`` names him inside hand records (stable, unique)."""
+class Person(models.Model):
+    """A human who plays, one record across every championship (``tournaments.people``).
+
+    Line-ups reference him through :class:`Player`, the name the hand records use, so two
+    records of the same human are merged by pointing one's players at the other: no hand
+    record is rewritten. ``email`` and ``phone`` are private: never on a public page, a
+    public export or the public API; ``initial_only`` shows him as "Ana R.".
+    """
 
     name = models.CharField(_("name"), max_length=200)
     club = models.CharField(_("club or city"), max_length=200, blank=True)
+    # A federation's licence number: unique where given, so it finds the person at once.
+    licence = models.CharField(_("licence number"), max_length=50, blank=True)
+    email = models.EmailField(_("email"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    initial_only = models.BooleanField(
+        _("show only the first name and the surname's initial"), default=False
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["licence"],
+                condition=~Q(licence=""),
+                name="person_licence_unique",
+                violation_error_message=_("Another person has this licence number."),
+            ),
+        ]
+        indexes = [models.Index(fields=["name"], name="person_name")]
+
+    def __str__(self) -> str:
+        return self.public_name
+
+    @property
+    def public_name(self) -> str:
+        """The name shown to the public: "Ana R." for a person who asked for it."""
+        return public_name(self.name, initial_only=self.initial_only)
+
+
+def public_name(name: str, *, initial_only: bool) -> str:
+    """``name`` as the public sees it: the first word and the last word's initial.
+
+    >>> public_name("Ana Ruiz Soler", initial_only=True)
+    'Ana S.'
+    >>> public_name("Ana", initial_only=True)
+    'Ana'
+    """
+    words = name.split()
+    if not initial_only or len(words) < 2:
+        return name
+    return f"{words[0]} {words[-1][0]}."
+
+
+class Player(models.Model):
+    """A name in a line-up; ``p<id>`` names him inside hand records (stable, unique).
+
+    ``person`` is the human behind it: the same person's players in every championship
+    (:class:`Person`). ``name`` and ``club`` are as entered for this line-up.
+    """
+
+    name = models.CharField(_("name"), max_length=200)
+    club = models.CharField(_("club or city"), max_length=200, blank=True)
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="players", verbose_name=_("person")
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -166,6 +236,13 @@ class Player(models.Model):
 SEED_MAX = 2_147_483_647
 
 
+class TeamQuerySet(models.QuerySet):
+    def playing(self) -> "TeamQuerySet":
+        """The teams that play: typed in by the organiser, or entered by their players and
+        accepted (not pending, waiting, refused or withdrawn)."""
+        return self.filter(Q(entry__isnull=True) | Q(entry__status="accepted"))
+
+
 class Team(models.Model):
     """A pair, a trio, a Catalan *colla*... or a single player, in one championship."""
 
@@ -178,6 +255,8 @@ class Team(models.Model):
     players = models.ManyToManyField(
         Player, through="Membership", related_name="teams", verbose_name=_("players")
     )
+
+    objects = TeamQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("team")
@@ -1008,3 +1087,192 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_out} → {self.player_in} ({self.team})"
+
+
+class EntryPolicy(models.Model):
+    """How a championship takes entries from the players (``tournaments.entries``).
+
+    Open while ``is_open`` and before ``closes_at``; ``capacity`` teams are entered, the
+    next wait in arrival order. ``asks`` lists the optional questions of the form (the
+    players' names always, their number from the rules).
+    """
+
+    QUESTIONS = ("club", "licence", "email", "phone")
+
+    championship = models.OneToOneField(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="entry_policy",
+        verbose_name=_("championship"),
+    )
+    is_open = models.BooleanField(_("entries open"), default=False)
+    capacity = models.PositiveIntegerField(_("capacity (teams)"), null=True, blank=True)
+    closes_at = models.DateTimeField(_("entries close"), null=True, blank=True)
+    asks = models.JSONField(_("questions asked"), default=list, blank=True)
+    fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2, null=True, blank=True)
+    fee_instructions = models.TextField(_("how to pay"), blank=True)
+
+    class Meta:
+        verbose_name = _("entry policy")
+        verbose_name_plural = _("entry policies")
+
+    def __str__(self) -> str:
+        return str(self.championship)
+
+
+class Entry(models.Model):
+    """A team's entry by its players, with its place: entered (pending the organiser's
+    acceptance), accepted, on the waiting list (``position`` keeps the arrival order),
+    refused or withdrawn. A team typed in by the organiser has no entry and plays."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Entered")
+        ACCEPTED = "accepted", _("Accepted")
+        WAITING = "waiting", _("Waiting list")
+        REFUSED = "refused", _("Refused")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    # The entries that hold a place (the capacity counts them).
+    HOLDING = (Status.PENDING, Status.ACCEPTED)
+    # A team that is out: never paired, never in a new stage.
+    OUT = (Status.WAITING, Status.REFUSED, Status.WITHDRAWN)
+
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=_("championship"),
+    )
+    team = models.OneToOneField(
+        Team, on_delete=models.CASCADE, related_name="entry", verbose_name=_("team")
+    )
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices)
+    # Arrival order in the championship, 1, 2, 3...: the waiting list's order.
+    position = models.PositiveIntegerField(_("arrival"))
+    paid = models.BooleanField(_("paid"), default=False)
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    # Private: where the team's link was sent.
+    email = models.EmailField(_("email"), blank=True)
+    # The form's one-time key: the same form posted twice enters one team.
+    form_key = models.CharField(_("form key"), max_length=64, blank=True, editable=False)
+    created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["championship", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "position"], name="entry_position_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["championship", "form_key"],
+                condition=~Q(form_key=""),
+                name="entry_form_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} ({self.get_status_display()})"
+
+
+class TeamLink(models.Model):
+    """A team's personal link: the signed token names this row; revoked, it opens nothing.
+
+    A team has at most one live link: issuing a new one revokes the others.
+    """
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="links", verbose_name=_("team")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+
+    class Meta:
+        verbose_name = _("team link")
+        verbose_name_plural = _("team links")
+        ordering = ["team", "-created_at"]
+
+    def __str__(self) -> str:
+        return str(self.team)
+
+
+class TeamAct(models.Model):
+    """One act on a team's place in a championship, for the audit log: its entry and what
+    happened to it, its personal link, and every act done through that link."""
+
+    class Action(models.TextChoices):
+        ENTERED = "entered", _("Entered")
+        WAITING = "waiting", _("Put on the waiting list")
+        PROMOTED = "promoted", _("Promoted from the waiting list")
+        ACCEPTED = "accepted", _("Entry accepted")
+        REFUSED = "refused", _("Entry refused")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        PAID = "paid", _("Marked paid")
+        UNPAID = "unpaid", _("Marked unpaid")
+        LINK_ISSUED = "link_issued", _("Personal link issued")
+        LINK_REVOKED = "link_revoked", _("Personal link revoked")
+        CHECKED_IN = "checked_in", _("Checked in")
+        CONFIRMED = "confirmed", _("Result confirmed")
+        DISPUTED = "disputed", _("Result disputed")
+        MOVED = "moved", _("Moved")
+
+    class Via(models.TextChoices):
+        FORM = "form", _("entry form")
+        LINK = "link", _("personal link")
+        ORGANISER = "organiser", _("organiser")
+        API = "api", _("API")
+
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="team_acts",
+        verbose_name=_("championship"),
+    )
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="acts",
+        verbose_name=_("team"),
+    )
+    # The team's name when it acted: kept if the team is removed.
+    team_name = models.CharField(_("team"), max_length=200)
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    via = models.CharField(_("through"), max_length=20, choices=Via.choices)
+    detail = models.TextField(_("detail"), blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("team act")
+        verbose_name_plural = _("team acts")
+        ordering = ["championship", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.team_name}: {self.get_action_display()}"

@@ -6,7 +6,14 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
-from tournaments.models import Championship, ChampionshipReferee, Membership, Player, Team
+from tournaments.models import (
+    Championship,
+    ChampionshipReferee,
+    Membership,
+    Person,
+    Player,
+    Team,
+)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -56,11 +63,19 @@ class ChampionshipFactory(factory.django.DjangoModelFactory):
     team_size = 2
 
 
+class PersonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Person
+
+    name = factory.Sequence(lambda n: f"Jugador {n}")
+
+
 class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Player
 
     name = factory.Sequence(lambda n: f"Jugador {n}")
+    person = factory.SubFactory(PersonFactory, name=factory.SelfAttribute("..name"))
 
 
 class TeamFactory(factory.django.DjangoModelFactory):

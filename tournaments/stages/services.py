@@ -78,7 +78,7 @@ def stage_create(
         order=order,
         settings=merged,
     )
-    chosen = list(teams) if teams is not None else list(championship.teams.all())
+    chosen = list(teams) if teams is not None else list(championship.teams.playing())
     if any(t.championship_id != championship.pk for t in chosen):
         raise TournamentError(_("A team of another championship."), code="foreign_team")
     stage.teams.set(chosen)

@@ -28,6 +28,7 @@ from tournaments.models import (
     Substitution,
     Team,
 )
+from tournaments.people.services import PersonDetails, players_create
 from tournaments.signals import announce
 
 
@@ -71,7 +72,7 @@ def team_create(
     name: str,
     seed: int | None = None,
     club: str = "",
-    players: Sequence[str] = (),
+    players: Sequence[str | PersonDetails] = (),
     captain: str | None = None,
 ) -> Team:
     """Create a team, optionally with its players (names, in seating order) and captain.
@@ -91,8 +92,13 @@ class NewTeam:
     name: str
     seed: int | None = None
     club: str = ""
-    players: Sequence[str] = ()
+    # Names, or PersonDetails when more is known of a player (licence, contact, person).
+    players: Sequence[str | PersonDetails] = ()
     captain: str | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [PersonDetails.of(player).name for player in self.players]
 
 
 @transaction.atomic
@@ -114,12 +120,12 @@ def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -
             )
         taken.add(name)
         _check_seed(team.seed)
-        if not all(player.strip() for player in team.players):
+        if not all(name.strip() for name in team.names):
             raise TournamentError(_("A player needs a name."), code="player_name_missing")
         problems = team_entry_problems(
             championship=championship,
             team=name,
-            players=team.players,
+            players=team.names,
             captains=[team.captain] if team.captain is not None else [],
         )
         if problems:
@@ -128,14 +134,14 @@ def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -
         Team(championship=championship, name=t.name.strip(), seed=t.seed, club=t.club)
         for t in teams
     )
-    players = Player.objects.bulk_create(
-        Player(name=name.strip(), club=t.club) for t in teams for name in t.players
+    players = players_create(
+        [PersonDetails.of(player, club=t.club) for t in teams for player in t.players]
     )
     found = iter(players)
     Membership.objects.bulk_create(
         Membership(team=team, player=next(found), order=order, is_captain=name == t.captain)
         for team, t in zip(created, teams, strict=True)
-        for order, name in enumerate(t.players, start=1)
+        for order, name in enumerate(t.names, start=1)
     )
     announce(championship_id=championship.pk, what="team")
     return created
@@ -195,7 +201,7 @@ def team_add_player(
         name = name.strip()
         if not name:
             raise TournamentError(_("A player needs a name."), code="player_name_missing")
-        player = Player.objects.create(name=name, club=club)
+        (player,) = players_create([PersonDetails(name=name, club=club)])
     elif Membership.objects.filter(
         player=player, team__championship_id=team.championship_id
     ).exists():
@@ -422,7 +428,7 @@ def team_substitute(
         )
         .select_for_update(of=("self",))
     )
-    new = Player.objects.create(name=name, club=player_out.club)
+    (new,) = players_create([PersonDetails(name=name, club=player_out.club)])
     old_key, new_key = player_out.record_key, new.record_key
     for match in matches:
         if _before(match, stage, from_round):
