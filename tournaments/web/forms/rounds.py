@@ -49,7 +49,9 @@ class StageForm(forms.Form):
                     self.fields[name] = field
                 self._settings.setdefault(name, []).append(key)
         self.fields["teams"].queryset = championship.teams.playing()
-        self.fields["teams"].initial = list(championship.teams.playing().values_list("pk", flat=True))
+        self.fields["teams"].initial = list(
+            championship.teams.playing().values_list("pk", flat=True)
+        )
 
     def main_fields(self) -> list[Any]:
         return [self["name"], self["format"]]
