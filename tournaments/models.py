@@ -1225,6 +1225,8 @@ class TeamAct(models.Model):
         CONFIRMED = "confirmed", _("Result confirmed")
         DISPUTED = "disputed", _("Result disputed")
         MOVED = "moved", _("Moved")
+        PERSON_MERGED = "person_merged", _("Two records of a player merged")
+        PERSON_EDITED = "person_edited", _("A player's details changed")
 
     class Via(models.TextChoices):
         FORM = "form", _("entry form")

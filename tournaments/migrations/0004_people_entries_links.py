@@ -170,6 +170,8 @@ class Migration(migrations.Migration):
                             ("confirmed", "Result confirmed"),
                             ("disputed", "Result disputed"),
                             ("moved", "Moved"),
+                            ("person_merged", "Two records of a player merged"),
+                            ("person_edited", "A player's details changed"),
                         ],
                         max_length=20,
                         verbose_name="action",
