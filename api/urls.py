@@ -4,7 +4,17 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import pages
-from api.views import auth, championships, drafts, hands, matches, referees, stages, teams
+from api.views import (
+    auth,
+    championships,
+    drafts,
+    hands,
+    matches,
+    persons,
+    referees,
+    stages,
+    teams,
+)
 
 app_name = "api"
 
@@ -39,6 +49,8 @@ v1 = [
     path(MATCH + "hands/last/", hands.HandLast.as_view(), name="hand-last"),
     path(MATCH + "draft/", drafts.Draft.as_view(), name="draft"),
     path("players/<int:player_id>/", teams.PlayerDetail.as_view(), name="player"),
+    path("persons/", persons.PersonList.as_view(), name="persons"),
+    path("persons/<int:person_id>/", persons.PersonDetail.as_view(), name="person"),
 ]
 
 urlpatterns = [

@@ -230,6 +230,12 @@ class Player(models.Model):
     def record_key(self) -> str:
         return f"p{self.pk}"
 
+    @property
+    def public_name(self) -> str:
+        """The name as entered for this line-up, shown as his person asked ("Ana R."): read
+        with ``select_related("person")``, or it costs a query."""
+        return public_name(self.name, initial_only=self.person.initial_only)
+
 
 # The highest seed: PostgreSQL's integer column (SQLite would store more), so a seed is
 # accepted or refused the same on every database; every way in checks it (services).

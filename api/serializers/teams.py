@@ -13,7 +13,9 @@ class MemberSerializer(serializers.ModelSerializer):
     key = serializers.CharField(
         source="player.record_key", read_only=True, help_text="The player in hand records."
     )
-    name = serializers.CharField(source="player.name", read_only=True)
+    name = serializers.CharField(
+        source="player.public_name", read_only=True, help_text='As the public sees it ("Ana R.").'
+    )
     club = serializers.CharField(source="player.club", read_only=True)
 
     class Meta:
@@ -81,12 +83,18 @@ class ChampionshipRefSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(
+        source="public_name", read_only=True, help_text='As the public sees it ("Ana R.").'
+    )
+    person = serializers.IntegerField(
+        source="person_id", read_only=True, help_text="His person: /api/v1/persons/{id}/."
+    )
     teams = serializers.SerializerMethodField()
     championships = serializers.SerializerMethodField()
 
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "teams", "championships"]
+        fields = ["id", "name", "club", "person", "teams", "championships"]
         read_only_fields = fields
 
     def _teams(self, player: Player) -> list[Team]:

@@ -69,7 +69,7 @@ class MatchList(ApiView):
 
 def _detail(match_id: int) -> Response:
     match = result_selectors.match_detail(pk=match_id)
-    context = {"names": records.names(match)}
+    context = {"names": records.names(match, public=True)}
     return Response(MatchDetailSerializer(match, context=context).data)
 
 

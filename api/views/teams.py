@@ -118,6 +118,7 @@ class PlayerDetail(ApiView):
         player = (
             Player.objects.filter(pk=player_id, teams__championship__in=visible)
             .distinct()
+            .select_related("person")
             .prefetch_related(Prefetch("teams", queryset=teams, to_attr="visible_teams"))
             .first()
         )

@@ -87,6 +87,7 @@ def known(db) -> dict:
         "match_id": match.pk,
         "team_id": match.team_a_id,
         "player_id": match.team_a.memberships.first().player_id,
+        "person_id": match.team_a.memberships.first().player.person_id,
     }
 
 

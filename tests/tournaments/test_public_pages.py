@@ -521,7 +521,7 @@ def test_a_catalan_squad_names_its_cap_de_colla_in_every_language(client, db, la
     captain = team.memberships.get(is_captain=True).player
     url = reverse("tournaments:championship", args=[running.slug])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
-    assert f"{captain.name} (cap de colla)" in html
+    assert f"{captain.name}</a> (cap de colla)" in html
 
 
 def test_the_api_names_rounds_as_the_pages_do(db):

@@ -65,12 +65,18 @@ def test_a_draft_is_not_public(client, db):
     assert client.get(reverse("tournaments:championship", args=[draft.slug])).status_code == 404
 
 
+def team_name(team) -> str:
+    """A team's name in a standings table: a link to its page."""
+    url = reverse("tournaments:team", args=[team.championship.slug, team.pk])
+    return f'<span class="team-name"><a class="team-link" href="{url}">{team.name}</a></span>'
+
+
 def test_standings_in_rank_order_with_tiebreak_columns(client, running, play_match):
     stage, _teams = round_robin_played(running, 4, play_match)
     url = reverse("tournaments:standings", args=[running.slug, stage.pk])
     html = html_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
     lines = standing_selectors.stage_standings(stage=stage)
-    positions = [html.index(f'<span class="team-name">{line.team.name}</span>') for line in lines]
+    positions = [html.index(team_name(line.team)) for line in lines]
     assert positions == sorted(positions)
     # The winners of round one are ranked above the losers.
     assert {line.team.pk for line in lines[:2]} == set(
@@ -105,7 +111,7 @@ def test_standings_per_group(client, running):
     )
     assert "Grupo A" in html and "Grupo B" in html
     for team in teams:
-        assert html.count(f'<span class="team-name">{team.name}</span>') == 1
+        assert html.count(team_name(team)) == 1
 
 
 STANDINGS_MAX_QUERIES = 8
@@ -135,7 +141,7 @@ def test_standings_query_count_is_the_same_for_4_and_40_teams(
         with django_assert_max_num_queries(STANDINGS_MAX_QUERIES) as captured:
             html = html_of(client.get(url))
         counts[size] = len(captured)
-        assert all(f'<span class="team-name">{team.name}</span>' in html for team in teams)
+        assert all(team_name(team) in html for team in teams)
     assert counts[4] == counts[40]
 
 

@@ -26,7 +26,7 @@ from tournaments.models import (
 )
 
 # A team's players in seating order: every prefetch of memberships uses it.
-MEMBERS_IN_ORDER = Membership.objects.select_related("player").order_by("order")
+MEMBERS_IN_ORDER = Membership.objects.select_related("player__person").order_by("order")
 
 # What may follow each status (organisers may also step back one, e.g. to reopen entries).
 STATUS_FLOW = {

@@ -41,19 +41,25 @@ from __future__ import annotations
 
 from tournaments.live.pagecache import code_version, fragments, part, public_page
 from tournaments.live.topics import (
+    PEOPLE,
     SITE,
     championship_topic,
     changed_topics,
     draft_topic,
     match_topic,
     page_topics,
+    person_page_topics,
+    person_topic,
     results_topic,
     stage_topic,
     stored_match_topics,
     structure_topic,
+    team_page_topics,
+    team_topic,
 )
 
 __all__ = [
+    "PEOPLE",
     "SITE",
     "championship_topic",
     "changed_topics",
@@ -63,9 +69,13 @@ __all__ = [
     "match_topic",
     "page_topics",
     "part",
+    "person_page_topics",
+    "person_topic",
     "public_page",
     "results_topic",
     "stage_topic",
     "stored_match_topics",
     "structure_topic",
+    "team_page_topics",
+    "team_topic",
 ]

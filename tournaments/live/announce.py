@@ -24,8 +24,18 @@ from typing import Any
 from channels.layers import get_channel_layer
 
 from tournaments.live import pagecache, published, versions
-from tournaments.live.topics import MESSAGE_TYPE, SITE, changed_topics, group_name, match_topic
+from tournaments.live.topics import (
+    MATCH_PEOPLE_CHANGES,
+    MESSAGE_TYPE,
+    SITE,
+    changed_topics,
+    group_name,
+    match_topic,
+    person_topic,
+    team_topic,
+)
 from tournaments.models import Championship
+from tournaments.people import selectors as people_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -172,6 +182,12 @@ def on_changed(
         topics = changed_topics(slug=slug, what=what, stage_id=stage_id, match_id=match_id)
     elif match_id is not None:
         topics.append(match_topic(match_id))
+    if match_id is not None and what in MATCH_PEOPLE_CHANGES:
+        # The pages of its teams and players, which no topic of the championship names
+        # (a person's page spans championships): two small queries, for a result or a
+        # table given, never for a hand or a tap.
+        teams, persons = people_selectors.match_people(match_id=match_id)
+        topics += [team_topic(pk) for pk in teams] + [person_topic(pk) for pk in persons]
     # The versions at once: the writer's next request, and every reader Django serves,
     # already sees the change.
     renewal = bump(topics)

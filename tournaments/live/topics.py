@@ -15,6 +15,14 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
 - ``m.<match id>``: one match (its page): its hands, result, teams and table.
 - ``d.<match id>``: the hand in progress at its table (the tablet's draft, a tap at a
   time): its page renders only that part again, the rest comes from the cache.
+- ``t.<team id>``: one team's matches (its page): their results, tables and times.
+- ``p.<person id>``: one person's matches in every championship (his page).
+- ``people``: every person's page, for what changes rarely and touches many of them at
+  once (teams, line-ups, rounds, a championship's name or status).
+
+A person's page spans championships its URL does not name: a match's result or table
+touches ``t.`` and ``p.`` of its teams and players (``announce`` reads them, one query),
+the structure of any championship touches ``people``.
 """
 
 from __future__ import annotations
@@ -23,8 +31,11 @@ import hashlib
 import re
 
 SITE = "site"
+PEOPLE = "people"
 # What a topic may look like: the consumer refuses anything else from a browser.
-TOPIC = re.compile(r"^(site|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smd]\.[0-9]{1,18})$")
+TOPIC = re.compile(r"^(site|people|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smdtp]\.[0-9]{1,18})$")
+# The changes that touch the pages of a match's teams and players (``t.``, ``p.``).
+MATCH_PEOPLE_CHANGES = ("result", "match")
 MESSAGE_TYPE = "live.changed"
 
 
@@ -50,6 +61,33 @@ def match_topic(match_id: int) -> str:
 
 def draft_topic(match_id: int) -> str:
     return f"d.{match_id}"
+
+
+def team_topic(team_id: int) -> str:
+    return f"t.{team_id}"
+
+
+def person_topic(person_id: int) -> str:
+    return f"p.{person_id}"
+
+
+def team_page_topics(slug: str, team_id: int) -> list[str]:
+    """What a team's page shows: its championship's names and decided results (its
+    standing), and its own matches' tables and times.
+
+    >>> team_page_topics("copa", 7)
+    ['site', 'cm.copa', 'r.copa', 't.7']
+    """
+    return [SITE, structure_topic(slug), results_topic(slug), team_topic(team_id)]
+
+
+def person_page_topics(person_id: int) -> list[str]:
+    """What a person's page shows: his matches everywhere, and the names around them.
+
+    >>> person_page_topics(5)
+    ['site', 'people', 'p.5']
+    """
+    return [SITE, PEOPLE, person_topic(person_id)]
 
 
 def stored_match_topics(slug: str, match_id: int) -> list[str]:
@@ -109,14 +147,15 @@ def changed_topics(
     >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
     ['c.copa', 'd.12']
     >>> changed_topics(slug="copa", what="round", stage_id=3)
-    ['c.copa', 'cm.copa', 's.3']
+    ['c.copa', 'cm.copa', 'people', 's.3']
     >>> changed_topics(slug="copa", what="championship")
-    ['c.copa', 'cm.copa', 'site']
+    ['c.copa', 'cm.copa', 'people', 'site']
     """
     topics = [championship_topic(slug)]
     if what in ("championship", "team", "round"):
-        # Names, teams, new rounds and bracket slots show on every page of the championship.
-        topics.append(structure_topic(slug))
+        # Names, teams, new rounds and bracket slots show on every page of the championship,
+        # and on the pages of its people (which no URL of the championship names).
+        topics += [structure_topic(slug), PEOPLE]
     if what == "championship":
         topics.append(SITE)
     if what == "result":

@@ -67,24 +67,27 @@ def lineup(match: Match) -> dict[str, Any]:
     return result
 
 
-def names(match: Match) -> dict[str, str]:
+def names(match: Match, *, public: bool = False) -> dict[str, str]:
     """Record keys -> names people know (players and teams), for messages and exports.
 
-    A player substituted out since the match was played is still named (one more query,
-    only then)."""
+    ``public``: the players' names as the public sees them (``Player.public_name``, "Ana
+    R." for a person who asked), for the public pages; read the memberships with
+    ``player__person``. A player substituted out since the match was played is still
+    named (one more query, only then)."""
     result = {"A": match.team_a.name}
     if match.team_b is not None:
         result["B"] = match.team_b.name
     for team in (match.team_a, match.team_b):
         if team is not None:
             for membership in team.memberships.all():
-                result[membership.player.record_key] = membership.player.name
+                player = membership.player
+                result[player.record_key] = player.public_name if public else player.name
     stored = match.lineup or {}
     missing = [k for side in ("A", "B") for k in stored.get(side, ()) if k not in result]
     if missing:
         ids = [int(key[1:]) for key in missing if key[1:].isdigit()]
-        for player in Player.objects.filter(pk__in=ids):
-            result[player.record_key] = player.name
+        for player in Player.objects.filter(pk__in=ids).select_related("person"):
+            result[player.record_key] = player.public_name if public else player.name
     return result
 
 

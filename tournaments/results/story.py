@@ -383,7 +383,7 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
     asks the engine about the new hand only. ``version`` names the deployed code (a new
     release tells every hand afresh); without one nothing is cached.
     """
-    names = records.names(match)
+    names = records.names(match, public=True)
     vocabulary = words(match.stage.championship)
     trick, game_word = str(vocabulary.trick), str(vocabulary.game)
     standalone = {
@@ -437,7 +437,7 @@ def running(match: Match, hands: int) -> Running | None:
         return None
     rules = _rules(match)
     vocabulary = words(match.stage.championship)
-    names = records.names(match)
+    names = records.names(match, public=True)
     mano_key = ""
     if state.winner is None and match.status != Match.Status.WALKOVER:
         try:
@@ -505,7 +505,7 @@ def live_start(match: Match, hands: int) -> LiveStart | None:
     if upcoming is None or upcoming.record is None:
         return None
     trick = str(words(match.stage.championship).trick)
-    return LiveStart(hands + 1, dict(upcoming.record), records.names(match), trick)
+    return LiveStart(hands + 1, dict(upcoming.record), records.names(match, public=True), trick)
 
 
 def live_hand(start: LiveStart | None, draft: Any) -> list[Segment] | None:
@@ -548,7 +548,7 @@ def chart(match: Match, hands: Sequence[Hand], game: int) -> Chart | None:
         return round(CHART_HEIGHT - CHART_HEIGHT * min(value, target) / target, 1)
 
     lines = []
-    names = records.names(match)
+    names = records.names(match, public=True)
     for key in ("A", "B"):
         first = rows[0].score_before_a if key == "A" else rows[0].score_before_b
         points = [f"0,{y(first)}"]

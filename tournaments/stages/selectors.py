@@ -16,6 +16,7 @@ from tournaments import formats
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.formats import Bracket
 from tournaments.models import Championship, CheckIn, Match, Round, Stage, Team
+from tournaments.people.selectors import text_matches
 
 
 def _match_queryset() -> QuerySet[Match]:
@@ -225,3 +226,63 @@ def _table_key(table: str) -> tuple[int, int, str]:
     if table.isdigit():
         return (0, int(table), "")
     return (1 if table else 2, 0, table)
+
+
+def schedule(*, championship: Championship) -> list[Match]:
+    """Every match of each stage's current round (byes aside), by time, then table: where
+    everyone plays now. Their teams come with their players (and persons), for the
+    search. Three queries however many matches."""
+    current = current_rounds(championship=championship)
+    if not current:
+        return []
+    which = Q()
+    for stage_id, number in current.items():
+        which |= Q(stage_id=stage_id, round__number=number)
+    matches = list(
+        Match.objects.filter(which, stage__championship=championship, team_b__isnull=False)
+        .select_related("stage", "round", "group", "team_a", "team_b", "winner")
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+        )
+    )
+    for shown in matches:
+        shown.stage.championship = championship
+    matches.sort(
+        key=lambda m: (
+            m.scheduled_at is None,
+            m.scheduled_at or 0,
+            _table_key(m.table),
+            m.stage.order,
+            m.pk,
+        )
+    )
+    return matches
+
+
+@dataclass(frozen=True)
+class Found:
+    """A team a search found, and its matches in the current rounds (none: it does not
+    play now)."""
+
+    team: Team
+    matches: list[Match]
+
+
+def schedule_search(*, championship: Championship, matches: list[Match], query: str) -> list[Found]:
+    """The championship's teams whose name, or a player's public name, has every word of
+    ``query`` (case and accents aside: "begona" finds Begoña), with their matches among
+    ``matches`` (:func:`schedule`). Two queries. A player shown as "Ana R." is found by
+    what the public sees, never by her hidden surname."""
+    if not query.strip():
+        return []
+    teams = championship.teams.playing().prefetch_related(
+        Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
+    )
+    found = []
+    for team in teams:
+        names = [m.player.public_name for m in team.memberships.all()]
+        if text_matches(query, team.name, *names):
+            mine = [m for m in matches if team.pk in (m.team_a_id, m.team_b_id)]
+            found.append(Found(team=team, matches=mine))
+    return found

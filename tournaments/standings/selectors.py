@@ -147,6 +147,12 @@ def _current_snapshots():
     return StandingsSnapshot.objects.filter(version=F("stage__results_version"))
 
 
+def current_snapshots(*, stage_ids: list[int]) -> list[StandingsSnapshot]:
+    """The current snapshots of these stages (and of their groups), in one query: a stage
+    whose results changed since its last refresh has none."""
+    return list(_current_snapshots().filter(stage_id__in=stage_ids))
+
+
 def stages_needing_refresh(*, limit: int | None = None) -> list[int]:
     """Ids of the stages with a snapshot missing or stale, oldest stage first.
 

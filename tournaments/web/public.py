@@ -29,7 +29,7 @@ from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.words import words
 from tournaments.formats import Section
 from tournaments.live import code_version, fragments, part, public_page
-from tournaments.models import Championship, Match, Round, Stage, Team, round_name
+from tournaments.models import Championship, Match, Player, Round, Stage, Team, round_name
 from tournaments.results import selectors as result_selectors
 from tournaments.results import story
 from tournaments.stages import registry
@@ -194,7 +194,7 @@ def _rounds_context(stage: Stage) -> dict[str, Any]:
 class BracketCell:
     id: str
     number: int  # "Match 3": the bracket's matches numbered in order, for people
-    teams: list[tuple[str, bool, bool]]  # (name, won, known) per slot
+    teams: list[tuple[str, bool, bool, int | None]]  # (name, won, known, team id) per slot
     match: Match | None
 
 
@@ -243,11 +243,11 @@ def bracket_columns(
         for team_id, empty, source in zip(slot.teams, slot.empty, slot.sources, strict=True):
             team: Team | None = view.teams.get(team_id) if team_id is not None else None
             if team is not None:
-                names.append((team.name, slot.winner == team_id, True))
+                names.append((team.name, slot.winner == team_id, True, team.pk))
             elif empty:
-                names.append((_("bye"), False, False))
+                names.append((_("bye"), False, False, None))
             else:
-                names.append((_slot_source(source, numbers), False, False))
+                names.append((_slot_source(source, numbers), False, False, None))
         cell = BracketCell(id=slot.id, number=numbers[slot.id], teams=names, match=stored)
         grouped.setdefault(key, []).append(cell)
         prefix = _LABEL_PREFIX.get(slot.section)
@@ -444,6 +444,24 @@ class _StoredMatch(_Stored):
     start: story.LiveStart | None
 
 
+def _line_ups(match: Match) -> list[tuple[Team, list[Player]]]:
+    """Who plays (played) each side: the line-up stored when play started, else the team
+    as it is (a query more only for a player substituted out since)."""
+    teams = [team for team in (match.team_a, match.team_b) if team is not None]
+    known = {m.player.record_key: m.player for team in teams for m in team.memberships.all()}
+    stored = match.lineup or {}
+    missing = [k for side in ("A", "B") for k in stored.get(side, ()) if k not in known]
+    ids = [int(key[1:]) for key in missing if key[1:].isdigit()]
+    if ids:
+        for player in Player.objects.filter(pk__in=ids).select_related("person"):
+            known[player.record_key] = player
+    shown = []
+    for side, team in zip("AB", teams, strict=False):
+        keys = stored.get(side) or [m.player.record_key for m in team.memberships.all()]
+        shown.append((team, [known[key] for key in keys if key in known]))
+    return shown
+
+
 def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
     try:
         shown = result_selectors.match_detail(pk=match_id)
@@ -468,6 +486,7 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "hand_lines": story.hand_lines(shown, hands, version=code_version()),
             "chart": story.chart(shown, hands, chart_game),
             "now": _NOW,
+            "line_ups": _line_ups(shown),
         },
     )
     head, tail = _Stored.around(body, _NOW)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import public
+from tournaments.web import people, public
 
 app_name = "tournaments"
 
@@ -22,4 +22,7 @@ urlpatterns = [
         name="round",
     ),
     path("c/<slug:slug>/matches/<int:match_id>/", public.match, name="match"),
+    path("c/<slug:slug>/teams/<int:team_id>/", people.team, name="team"),
+    path("c/<slug:slug>/schedule/", people.schedule, name="schedule"),
+    path("people/<int:person_id>/", people.person, name="person"),
 ]

@@ -1,0 +1,83 @@
+"""Public pages of people and teams, and the schedule: a person across championships, a
+team in one, and where everyone plays now (with "find my team or my name").
+
+No login, no contact data: the pages read ``people.selectors``, which never give a
+person's email, phone or licence number, and show each player as his person asked ("Ana
+R."). Drafts are not public: a team of a draft answers 404, and so does a person whose
+every team is in a draft. Cached and live like the other public pages
+(``tournaments.live``; docs/architecture.md): a person's page follows ``p.<id>`` (a
+result or a table of one of his matches) and ``people`` (teams, line-ups, rounds,
+names), a team's page ``t.<id>`` and its championship's structure and decided results,
+the schedule its championship (``c.<slug>``).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments import live
+from tournaments.championships.words import words
+from tournaments.live import public_page
+from tournaments.people import selectors as people_selectors
+from tournaments.stages import selectors as stage_selectors
+from tournaments.web.public import _championship
+
+# A search longer than any name is cut: every distinct query is a page in the cache.
+QUERY_MAX = 60
+
+
+@public_page(lambda person_id: live.person_page_topics(person_id))
+def person(request: HttpRequest, person_id: int) -> HttpResponse:
+    """A person: every public championship he played, with his team, partners,
+    placement, record and matches, and his next match."""
+    history = people_selectors.person_public(person_id=person_id)
+    if history is None:
+        raise Http404("No such person.")
+    for stint in history.stints:
+        stint.words = words(stint.championship)
+    return render(
+        request,
+        "tournaments/person.html",
+        {"history": history, "name": history.person.public_name},
+    )
+
+
+@public_page(lambda slug, team_id: live.team_page_topics(slug, team_id))
+def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """A team: its line-up (and who replaced whom), its standing, its next match, its
+    matches and results."""
+    found = _championship(slug)
+    page = people_selectors.team_page(championship=found, team_id=team_id)
+    if page is None:
+        raise Http404("No such team.")
+    return render(
+        request,
+        "tournaments/team.html",
+        {"championship": found, "words": words(found), "page": page},
+    )
+
+
+@public_page(lambda slug: live.page_topics(slug=slug))
+def schedule(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every match of the current rounds by time and table, and ``?q=`` a team's or a
+    player's name, answered with the table(s) where it plays (a plain GET form)."""
+    found = _championship(slug)
+    matches = stage_selectors.schedule(championship=found)
+    for shown in matches:
+        shown.round_title = shown.round.name_in(shown.stage)
+    query = request.GET.get("q", "").strip()[:QUERY_MAX]
+    results = None
+    if query:
+        results = stage_selectors.schedule_search(championship=found, matches=matches, query=query)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {
+            "championship": found,
+            "words": words(found),
+            "matches": matches,
+            "query": query,
+            "results": results,
+        },
+    )
