@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import public
+from tournaments.web import public, team_link
 
 app_name = "tournaments"
 
@@ -22,4 +22,5 @@ urlpatterns = [
         name="round",
     ),
     path("c/<slug:slug>/matches/<int:match_id>/", public.match, name="match"),
+    path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
 ]
