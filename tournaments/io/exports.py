@@ -25,7 +25,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
-from tournaments.models import Championship, Hand, HandRevision, Match
+from tournaments.models import Championship, Hand, HandRevision, Match, TeamAct
 from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.standings import selectors as standing_selectors
@@ -371,6 +371,45 @@ def export_audit(championship: Championship, changes: QuerySet[HandRevision]) ->
             ]
 
     return _csv_lines(AUDIT_COLUMNS, rows())
+
+
+TEAM_ACT_COLUMNS = [
+    "at",
+    "action",
+    "team",
+    "via",
+    "by",
+    "match",
+    "stage",
+    "round",
+    "detail",
+]
+
+
+def export_team_acts(championship: Championship, acts: QuerySet[TeamAct]) -> Iterator[str]:
+    """The teams' audit log (``results.selectors.championship_team_acts``, with the page's
+    filters), newest first: when (in the championship's time zone), the act's key, the
+    team's name as it was, the way in (``form``, ``link``, ``organiser``, ``api``), the
+    user (empty for a team acting through its link or form), the match it concerns, and
+    the detail (a withdrawal's reason, a dispute's comment, the stages checked in)."""
+    zone = championship.zone
+
+    def rows() -> Iterator[list[Any]]:
+        for act in acts.iterator(chunk_size=CHUNK_SIZE):
+            match = act.match
+            yield [
+                _local(act.at, zone),
+                act.action,
+                act.team_name,
+                act.via,
+                act.by.get_username() if act.by else "",
+                match.pk if match else "",
+                registry.stage_name(match.stage) if match else "",
+                (match.round.label or match.round.number) if match else "",
+                act.detail,
+            ]
+
+    return _csv_lines(TEAM_ACT_COLUMNS, rows())
 
 
 def _json(value: Any) -> str:

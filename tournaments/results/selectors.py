@@ -20,6 +20,7 @@ from tournaments.models import (
     Match,
     MatchConfirmation,
     Team,
+    TeamAct,
 )
 
 
@@ -251,6 +252,22 @@ def championship_revisions(
     if match_id is not None:
         changes = changes.filter(match_id=match_id)
     return changes.select_related(
+        "by", "match__stage", "match__round", "match__team_a", "match__team_b"
+    ).order_by("-pk")
+
+
+def championship_team_acts(
+    *, championship: Championship, action: str | None = None, via: str | None = None
+) -> QuerySet[TeamAct]:
+    """The audit log of the championship's teams (entries, personal links, check-in and
+    what a team did through its link), newest first, optionally of one kind of act or
+    one way in (form, link, organiser, API)."""
+    acts = TeamAct.objects.filter(championship=championship)
+    if action is not None:
+        acts = acts.filter(action=action)
+    if via is not None:
+        acts = acts.filter(via=via)
+    return acts.select_related(
         "by", "match__stage", "match__round", "match__team_a", "match__team_b"
     ).order_by("-pk")
 

@@ -205,15 +205,21 @@ def check_in_reset(*, stage: Stage) -> None:
     CheckIn.objects.filter(stage=stage, round_number=next_round_number(stage)).delete()
 
 
-@transaction.atomic
-def team_check_in(*, team: Team, by: AbstractBaseUser | None = None) -> list[Stage]:
-    """A team at the door (its QR code scanned): present for the next round of every stage
-    it plays that uses check-in and is not over. Returns those stages."""
-    stages = [
+def team_check_in_stages(*, team: Team) -> list[Stage]:
+    """The stages ``team`` plays that take check-in and are not over, in order: where
+    :func:`team_check_in` marks it present (its personal link's page shows them too)."""
+    return [
         s
         for s in team.stages.order_by("order")
         if registry.get(s.format).uses_check_in and not _stage_over(s)
     ]
+
+
+@transaction.atomic
+def team_check_in(*, team: Team, by: AbstractBaseUser | None = None) -> list[Stage]:
+    """A team at the door (its QR code scanned): present for the next round of every stage
+    it plays that uses check-in and is not over. Returns those stages."""
+    stages = team_check_in_stages(team=team)
     if not stages:
         raise TournamentError(
             _("%(team)s plays no stage that takes check-in."),

@@ -27,7 +27,12 @@ from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.web.forms import add_service_error
-from tournaments.web.results_forms import AuditFilterForm, HandCorrectionForm, HandRemovalForm
+from tournaments.web.results_forms import (
+    AuditFilterForm,
+    HandCorrectionForm,
+    HandRemovalForm,
+    TeamActFilterForm,
+)
 
 AUDIT_PAGE_SIZE = 100
 
@@ -250,6 +255,11 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(changes, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    team_form, acts = _team_acts(request, championship)
+    # The teams' acts are paged apart ("tpage"), keeping the other filters and page.
+    team_page = Paginator(acts, AUDIT_PAGE_SIZE).get_page(request.GET.get("tpage"))
+    team_query = request.GET.copy()
+    team_query.pop("tpage", None)
     return render(
         request,
         "organiser/audit.html",
@@ -259,8 +269,17 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
             "page": page,
             "rows": _revision_rows(page.object_list),
             "query": query.urlencode(),
+            "team_form": team_form,
+            "team_page": team_page,
+            "team_query": team_query.urlencode(),
         },
     )
+
+
+def _team_acts(request: HttpRequest, championship: Championship) -> tuple[TeamActFilterForm, Any]:
+    form = TeamActFilterForm(request.GET or None)
+    acts = result_selectors.championship_team_acts(championship=championship, **form.filters())
+    return form, acts
 
 
 @login_required
@@ -272,4 +291,17 @@ def audit_csv(request: HttpRequest, slug: str) -> HttpResponse:
         exports.export_audit(championship, changes), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{championship.slug}-audit.csv"'
+    return response
+
+
+@login_required
+def audit_teams_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The teams' audit log (entries, links, check-in; with the page's team filters) as
+    CSV, UTF-8 with BOM, streamed: a file of its own, its columns unlike the results'."""
+    championship = _championship(request, slug)
+    _form, acts = _team_acts(request, championship)
+    response = StreamingHttpResponse(
+        exports.export_team_acts(championship, acts), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{championship.slug}-audit-teams.csv"'
     return response

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.words import words
 from tournaments.io import jsonbody
-from tournaments.models import HandRevision, Match, Player
+from tournaments.models import HandRevision, Match, Player, TeamAct
 from tournaments.stages import registry
 
 # A hand record is a few hundred characters; a bigger paste is a mistake, not a hand.
@@ -123,4 +123,26 @@ class AuditFilterForm(forms.Form):
             "round_number": data.get("round"),
             "match_id": data.get("match"),
             "action": data.get("action") or None,
+        }
+
+
+class TeamActFilterForm(forms.Form):
+    """Narrow the audit log of the teams to a kind of act, or to the acts through one way
+    in (the entry form, a personal link, the organiser, the API)."""
+
+    prefix = "team"
+
+    action = forms.ChoiceField(
+        label=_("Team act"), choices=[("", "—"), *TeamAct.Action.choices], required=False
+    )
+    via = forms.ChoiceField(
+        label=_("Through"), choices=[("", "—"), *TeamAct.Via.choices], required=False
+    )
+
+    def filters(self) -> dict[str, Any]:
+        if not self.is_valid():
+            return {}
+        return {
+            "action": self.cleaned_data.get("action") or None,
+            "via": self.cleaned_data.get("via") or None,
         }

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import people, public
+from tournaments.web import people, public, team_link
 
 app_name = "tournaments"
 
@@ -25,4 +25,5 @@ urlpatterns = [
     path("c/<slug:slug>/teams/<int:team_id>/", people.team, name="team"),
     path("c/<slug:slug>/schedule/", people.schedule, name="schedule"),
     path("people/<int:person_id>/", people.person, name="person"),
+    path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import day, printing, results
+from tournaments.web import day, links_organiser, printing, results
 from tournaments.web import organiser as views
 
 app_name = "organiser"
@@ -17,6 +17,7 @@ results_urls = [
     path("<slug:slug>/disputes/", results.disputes, name="disputes"),
     path("<slug:slug>/audit/", results.audit, name="audit"),
     path("<slug:slug>/audit.csv", results.audit_csv, name="audit_csv"),
+    path("<slug:slug>/audit-teams.csv", results.audit_teams_csv, name="audit_teams_csv"),
     path(f"{_round}/print/", printing.round_sheets, name="print_round"),
     path(f"{_round}/print.pdf", printing.round_sheets_pdf, name="print_round_pdf"),
     path(f"{_match}/scoresheet/", printing.scoresheet, name="print_scoresheet"),
@@ -52,6 +53,22 @@ urlpatterns = [
         name="team_substitute",
     ),
     path("<slug:slug>/teams/qr/", day.team_qr_codes, name="team_qr"),
+    path(
+        "<slug:slug>/teams/<int:team_id>/link/",
+        links_organiser.team_link_shown,
+        name="team_link",
+    ),
+    path(
+        "<slug:slug>/teams/<int:team_id>/link/issue/",
+        links_organiser.team_link_issue,
+        name="team_link_issue",
+    ),
+    path(
+        "<slug:slug>/teams/<int:team_id>/link/revoke/",
+        links_organiser.team_link_revoke,
+        name="team_link_revoke",
+    ),
+    path("<slug:slug>/self-check-in/", links_organiser.self_check_in, name="self_check_in"),
     path(
         "<slug:slug>/teams/template-<str:language>.csv",
         day.teams_template,

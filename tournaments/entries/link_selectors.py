@@ -1,0 +1,148 @@
+"""Reads of a team's personal-link page and of the organiser's side of the links.
+
+The team's page shows its players and entry, its next match (stage, round, table, time,
+opponent), the results of its own that await its answer, and its check-in; the organiser's
+team page shows whether a live link exists. Each read owns its joins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q
+
+from tournaments.championships.selectors import MEMBERS_IN_ORDER
+from tournaments.models import (
+    Championship,
+    CheckIn,
+    Match,
+    MatchConfirmation,
+    Round,
+    Stage,
+    Team,
+    TeamLink,
+)
+
+
+def link_page_team(*, team: Team) -> Team:
+    """``team`` with its championship, its players in seating order and its entry (if it
+    entered through the form): what the page's head shows."""
+    return (
+        Team.objects.select_related("championship", "entry")
+        .prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
+        .get(pk=team.pk)
+    )
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A match seen from one of its teams: its side and its opponent (``None``: a bye)."""
+
+    match: Match
+    side: str
+    opponent: Team | None
+
+
+def _fixture(match: Match, team: Team) -> Fixture:
+    side = "A" if match.team_a_id == team.pk else "B"
+    return Fixture(match=match, side=side, opponent=match.team_b if side == "A" else match.team_a)
+
+
+def next_match(*, team: Team) -> Fixture | None:
+    """The team's next match to play (the first one not decided, in stage and round order),
+    with its opponent's players; ``None`` when no match is scheduled yet. Two queries."""
+    match = (
+        Match.objects.filter(Q(team_a=team) | Q(team_b=team))
+        .exclude(status__in=Match.DECIDED)
+        .select_related("stage", "round", "team_a", "team_b")
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+        )
+        .order_by("stage__order", "round__number", "pk")
+        .first()
+    )
+    return _fixture(match, team) if match is not None else None
+
+
+def awaiting_answer(*, team: Team) -> list[Fixture]:
+    """The team's results played to their end whose side has not answered yet (confirm or
+    dispute), oldest first. One query."""
+    answered = MatchConfirmation.objects.filter(match=OuterRef("pk"))
+    matches = (
+        Match.objects.filter(status=Match.Status.FINISHED, team_b__isnull=False)
+        .filter(
+            Q(team_a=team) & ~Exists(answered.filter(side="A"))
+            | Q(team_b=team) & ~Exists(answered.filter(side="B"))
+        )
+        .select_related("stage", "round", "team_a", "team_b")
+        .order_by("finished_at", "pk")
+    )
+    return [_fixture(match, team) for match in matches]
+
+
+@dataclass(frozen=True)
+class CheckInMark:
+    """The team's check-in for the next round (``number``) of one stage."""
+
+    stage: Stage
+    number: int
+    present: bool
+
+
+def check_in_marks(*, team: Team, stages: Sequence[Stage]) -> list[CheckInMark]:
+    """The team's mark for the next round of each of ``stages`` (those that take check-in:
+    ``stages.services.team_check_in_stages``). Two queries."""
+    if not stages:
+        return []
+    last = dict(
+        Round.objects.filter(stage__in=stages)
+        .values("stage_id")
+        .annotate(top=Max("number"))
+        .values_list("stage_id", "top")
+    )
+    numbers = {stage.pk: (last.get(stage.pk) or 0) + 1 for stage in stages}
+    present = {
+        (stage_id, number)
+        for stage_id, number in CheckIn.objects.filter(
+            team=team, stage__in=stages, present=True
+        ).values_list("stage_id", "round_number")
+    }
+    return [
+        CheckInMark(
+            stage=stage,
+            number=numbers[stage.pk],
+            present=(stage.pk, numbers[stage.pk]) in present,
+        )
+        for stage in stages
+    ]
+
+
+def championship_started(championship: Championship) -> bool:
+    """Whether play has begun (running or finished, or a match made): a team may no longer
+    withdraw itself (``entries.services.entry_withdraw`` refuses it from then on)."""
+    return (
+        championship.status
+        in (
+            Championship.Status.RUNNING,
+            Championship.Status.FINISHED,
+        )
+        or Match.objects.filter(stage__championship=championship).exists()
+    )
+
+
+def live_link(*, team: Team) -> TeamLink | None:
+    """The team's personal link that still works (at most one), or ``None``."""
+    return team.links.filter(revoked_at__isnull=True).order_by("-created_at").first()
+
+
+def team_match(*, team: Team, match_id: object) -> Match | None:
+    """The match ``match_id`` (as posted) if it is one of ``team``'s, else ``None``."""
+    try:
+        pk = int(str(match_id))
+    except ValueError:
+        return None
+    if not 0 < pk < 2**31:  # not an id any database holds
+        return None
+    return Match.objects.filter(Q(team_a=team) | Q(team_b=team), pk=pk).first()

@@ -1,0 +1,114 @@
+"""The team's own page behind its personal link: ``/c/<slug>/team/<token>/``.
+
+Whoever holds the link acts for the team, with no account: check in while the organiser
+lets teams check in themselves, answer a result of its own (confirm, or dispute saying
+why), withdraw before the start. Nothing else: the acts are ``entries.acts``, each one in
+the audit log. A revoked link, a tampered token or another championship's link answers
+403 with the sentence ``entries.services.link_team`` gives, on a GET as on a POST, and
+changes nothing.
+
+The page holds a secret in its address and per-team state: it is never cached
+(``never_cache``), never indexed (``X-Robots-Tag``), and its address is never sent as a
+referrer (``Referrer-Policy: strict-origin``: the origin alone). Each act is a POST with
+its CSRF token that answers with a message and the page again (post, redirect, get).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from tournaments.championships.words import words
+from tournaments.entries import acts
+from tournaments.entries import link_selectors as selectors
+from tournaments.entries.services import link_team
+from tournaments.errors import TournamentError
+from tournaments.models import Entry, Team
+from tournaments.stages.services import team_check_in_stages
+
+TEMPLATE = "tournaments/team_link.html"
+REFERRER_POLICY = "strict-origin"
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    # Never the address (its token) in a Referer: another site gets the origin alone, this
+    # one too. Not "no-referrer": under it a browser sends its forms with "Origin: null",
+    # which Django's CSRF check rightly refuses, so no act could be posted.
+    response["Referrer-Policy"] = REFERRER_POLICY
+    return response
+
+
+@never_cache
+def team_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """GET: the team's page; POST: one act (``action``), then the page again."""
+    try:
+        team = link_team(slug=slug, token=token)
+    except TournamentError as error:
+        return _private(render(request, TEMPLATE, {"refused": error.text}, status=403))
+    if request.method == "POST":
+        _act(request, team)
+        return _private(redirect(request.path))
+    return _private(render(request, TEMPLATE, _context(team)))
+
+
+def _act(request: HttpRequest, team: Team) -> None:
+    """Do the act the form names, and say how it went (a refusal changes nothing)."""
+    action = request.POST.get("action", "")
+    try:
+        if action == "check_in":
+            acts.link_check_in(team=team)
+            messages.success(request, _("%(team)s is checked in.") % {"team": team.name})
+        elif action in ("confirm", "dispute"):
+            match = selectors.team_match(team=team, match_id=request.POST.get("match", ""))
+            if match is None:
+                raise TournamentError(
+                    _("This match is not one of %(team)s's."), params={"team": team}
+                )
+            if action == "confirm":
+                acts.link_confirm(team=team, match=match)
+                messages.success(request, _("Result confirmed."))
+            else:
+                acts.link_dispute(team=team, match=match, comment=request.POST.get("comment", ""))
+                messages.success(
+                    request, _("Your dispute was sent to the organiser, who will settle it.")
+                )
+        elif action == "withdraw":
+            acts.link_withdraw(team=team, reason=request.POST.get("reason", "")[:500])
+            messages.success(
+                request,
+                _("%(team)s has withdrawn from %(championship)s.")
+                % {"team": team.name, "championship": team.championship.name},
+            )
+        else:
+            messages.error(request, _("Nothing was done: choose one of the buttons."))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+
+
+def _context(team: Team) -> dict[str, Any]:
+    team = selectors.link_page_team(team=team)
+    championship = team.championship
+    entry: Entry | None = getattr(team, "entry", None)
+    stages = team_check_in_stages(team=team)
+    marks = selectors.check_in_marks(team=team, stages=stages)
+    started = selectors.championship_started(championship)
+    out = entry is not None and entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REFUSED)
+    return {
+        "championship": championship,
+        "words": words(championship),
+        "team": team,
+        "entry": entry,
+        "fixture": selectors.next_match(team=team),
+        "awaiting": selectors.awaiting_answer(team=team),
+        "marks": marks,
+        "checked_in": bool(marks) and all(mark.present for mark in marks),
+        "check_in_open": acts.self_check_in_open(championship),
+        "can_withdraw": not started and not out,
+    }
