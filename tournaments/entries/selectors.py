@@ -146,6 +146,16 @@ def entry_counts(entries: list[Entry], policy: EntryPolicy | None) -> EntryCount
     )
 
 
+def entry_detail(entry_id: int) -> Entry | None:
+    """An entry by its id with its championship and its team's players, or None."""
+    return (
+        Entry.objects.filter(pk=entry_id)
+        .select_related("team", "championship")
+        .prefetch_related(Prefetch("team__memberships", queryset=MEMBERS_IN_ORDER))
+        .first()
+    )
+
+
 def entry_of(championship: Championship, entry_id: int) -> Entry | None:
     """An entry of ``championship`` by its id, with its team, or None."""
     return (

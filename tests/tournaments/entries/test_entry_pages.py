@@ -306,7 +306,7 @@ def test_the_organiser_answers_each_entry_and_it_is_in_the_audit_log(
 ):
     open_championship.entry_policy.fee = Decimal("10")
     open_championship.entry_policy.save()
-    first, second, third, fourth, fifth = (enter(open_championship) for _ in range(5))
+    first, second, third, _fourth, fifth = (enter(open_championship) for _ in range(5))
     client.force_login(organiser)
     page = client.get(_entries_url(open_championship)).content.decode()
     assert first.team.name in page and 'id="waiting"' in page

@@ -210,7 +210,7 @@ def test_a_wrong_number_of_players_is_refused(open_championship):
 
 
 def test_accepting_refusing_and_paying_write_their_acts(open_championship, organiser):
-    first, second, third, fourth, waiting = (enter(open_championship) for _ in range(5))
+    first, second, _third, _fourth, waiting = (enter(open_championship) for _ in range(5))
     via = TeamAct.Via.ORGANISER
     services.entry_accept(entry=first, by=organiser, via=via)
     services.entry_accept(entry=first, by=organiser, via=via)  # a second tap: nothing more
