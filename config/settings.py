@@ -366,6 +366,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ChampionshipStatusEnum": "tournaments.models.Championship.Status",
         "MatchStatusEnum": "tournaments.models.Match.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
     },
 }
 

@@ -9,6 +9,7 @@ again enters nobody new and answers the first entry and its link.
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
@@ -81,7 +82,7 @@ class EntryList(ApiView):
         data = self.valid(EntryCreateSerializer, request).validated_data
         form_key = request.headers.get(idempotency.HEADER, "").strip()
         if len(form_key) > 64:
-            raise errors.Unprocessable("An Idempotency-Key here has at most 64 characters.")
+            raise errors.Unprocessable(_("An Idempotency-Key here has at most 64 characters."))
         players = [
             PersonDetails(
                 name=p["name"].strip(),
