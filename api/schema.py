@@ -59,6 +59,8 @@ WHO = {
     "read": "Who: anyone reads what is public; organisers and staff also their drafts "
     "(404 to anyone else).",
     "authenticated": "Who: any authenticated user (401 without credentials).",
+    "public": "Who: anyone, without credentials, while the championship takes entries "
+    "(a limited number per address, with the entry form: 429 past it).",
     "organisers": "Who: the championship's organisers and staff (401 without credentials, "
     "403 if you may read it but not manage it, 404 if you may not even read it).",
     "referees": "Who: the match's referee while on the championship's list of referees, the "
@@ -90,7 +92,7 @@ class AutoSchema(BaseAutoSchema):
         API's credentials, never none, for everything else. DRF's default would also list
         "none" for reads and for views that authenticate by hand (``{}``), which Swagger
         UI shows as a lock on every public GET."""
-        if self._who() == "read":
+        if self._who() in ("read", "public"):
             return []
         return [requirement for requirement in super().get_auth() if requirement]
 

@@ -8,6 +8,7 @@ from api.views import (
     auth,
     championships,
     drafts,
+    entries,
     hands,
     matches,
     persons,
@@ -21,6 +22,7 @@ app_name = "api"
 CHAMPIONSHIP = "championships/<slug:slug>/"
 STAGE = CHAMPIONSHIP + "stages/<int:stage_id>/"
 MATCH = "matches/<int:match_id>/"
+ENTRY = "entries/<int:entry_id>/"
 
 v1 = [
     path("auth/token/", auth.TokenView.as_view(), name="token"),
@@ -30,6 +32,11 @@ v1 = [
     path(CHAMPIONSHIP + "teams/", teams.TeamList.as_view(), name="teams"),
     path(CHAMPIONSHIP + "teams/import/", teams.TeamImport.as_view(), name="teams-import"),
     path(CHAMPIONSHIP + "teams/<int:team_id>/", teams.TeamDetail.as_view(), name="team"),
+    path(CHAMPIONSHIP + "entries/", entries.EntryList.as_view(), name="entries"),
+    path(ENTRY + "accept/", entries.EntryAccept.as_view(), name="entry-accept"),
+    path(ENTRY + "refuse/", entries.EntryRefuse.as_view(), name="entry-refuse"),
+    path(ENTRY + "withdraw/", entries.EntryWithdraw.as_view(), name="entry-withdraw"),
+    path(ENTRY + "paid/", entries.EntryPaid.as_view(), name="entry-paid"),
     path(CHAMPIONSHIP + "referees/", referees.RefereeList.as_view(), name="referees"),
     path(
         CHAMPIONSHIP + "referees/<str:username>/",

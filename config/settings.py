@@ -292,6 +292,9 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _PUBLISH_RETRY}
 # refresh left stale (broker down when a result was saved, worker killed mid-task).
 # How long a write's Idempotency-Key is remembered (a tablet's retries come far sooner).
 IDEMPOTENCY_KEY_DAYS = env.int("IDEMPOTENCY_KEY_DAYS", default=7, minimum=1)
+# Teams one address may send through the entry form and the API in a window of seconds.
+ENTRY_FORM_LIMIT = env.int("ENTRY_FORM_LIMIT", default=10, minimum=1)
+ENTRY_FORM_WINDOW = env.int("ENTRY_FORM_WINDOW", default=600, minimum=1)
 STANDINGS_REPAIR_INTERVAL = env.int("STANDINGS_REPAIR_INTERVAL", default=300, minimum=10)
 CELERY_BEAT_SCHEDULE = {
     "championships-finish-ended": {
@@ -363,6 +366,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ChampionshipStatusEnum": "tournaments.models.Championship.Status",
         "MatchStatusEnum": "tournaments.models.Match.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
     },
 }
 

@@ -178,8 +178,12 @@ def test_the_schema_asks_for_credentials_only_where_they_are_needed(db):
     assert ("GET", "/api/v1/matches/{match_id}/draft/") in needs
     assert ("GET", "/api/v1/championships/{slug}/referees/") in needs
     assert ("DELETE", "/api/v1/auth/token/") in needs
+    # The entry form for programs: anyone enters a team, without credentials.
+    assert ("POST", "/api/v1/championships/{slug}/entries/") in public
+    assert ("GET", "/api/v1/championships/{slug}/entries/") in needs
     writes = {key for key in operations if key[0] != "GET"}
-    assert writes - {("POST", "/api/v1/auth/token/")} <= set(needs)
+    anyones = {("POST", "/api/v1/auth/token/"), ("POST", "/api/v1/championships/{slug}/entries/")}
+    assert writes - anyones <= set(needs)
     for requirements in needs.values():
         assert {} not in requirements
         assert {"tokenAuth": []} in requirements

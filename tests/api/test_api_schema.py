@@ -26,6 +26,8 @@ from config.wsgi import application
 from tests.api.conftest import client_for
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
+from tournaments.entries import services as entry_services
+from tournaments.people.services import PersonDetails
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
@@ -81,6 +83,22 @@ def known(db) -> dict:
     match = stage_services.round_generate(stage=stage)[0]
     result_services.match_start(match=match)
     result_services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=None)
+    open_for_entries = ChampionshipFactory(slug="abierta", status="registration")
+    entry_services.entry_policy_set(
+        championship=open_for_entries,
+        by=None,
+        is_open=True,
+        capacity=2,
+        closes_at=None,
+        asks=[],
+        fee=None,
+        fee_instructions="",
+    )
+    entry, _token = entry_services.entry_submit(
+        championship=open_for_entries,
+        team_name="Inscrito",
+        players=[PersonDetails(name="Ana"), PersonDetails(name="Juan")],
+    )
     return {
         "slug": championship.slug,
         "stage_id": stage.pk,
@@ -88,6 +106,7 @@ def known(db) -> dict:
         "team_id": match.team_a_id,
         "player_id": match.team_a.memberships.first().player_id,
         "person_id": match.team_a.memberships.first().player.person_id,
+        "entry_id": entry.pk,
     }
 
 

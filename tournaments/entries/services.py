@@ -2,21 +2,47 @@
 
 The shared core: the audit of a team's acts (:func:`team_act_log`), a team's withdrawal
 and the waiting list's promotion (:func:`entry_withdraw`), the personal link
-(:func:`link_issue`, :func:`link_revoke`, :func:`link_team`). The entry form's services
-(submit, accept, refuse, paid) and the link's acts build on them.
+(:func:`link_issue`, :func:`link_revoke`, :func:`link_team`). Then the entry form's
+services: the organiser's policy (:func:`entry_policy_set`), a team entered by its
+players (:func:`entry_problems`, :func:`entry_submit`) and the organiser's answers
+(:func:`entry_accept`, :func:`entry_refuse`, :func:`entry_set_paid`). The link's acts
+build on them.
 """
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
+from decimal import Decimal
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.championships.services import lock_championship
+from tournaments.championships.selectors import OPEN_ENTRIES
+from tournaments.championships.services import (
+    NewTeam,
+    lock_championship,
+    team_entry_problems,
+    teams_create_many,
+)
+from tournaments.championships.words import words
+from tournaments.entries.selectors import entries_closed_problem
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Entry, Match, Team, TeamAct, TeamLink
+from tournaments.models import (
+    Championship,
+    Entry,
+    EntryPolicy,
+    Match,
+    Team,
+    TeamAct,
+    TeamLink,
+)
+from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
 
 # The personal link's token: a signed TeamLink id; the salt keeps it from being any other
@@ -115,6 +141,10 @@ def link_issue(*, team: Team, via: str, by: AbstractBaseUser | None = None) -> s
         team=team, created_by=by if by is not None and by.is_authenticated else None
     )
     team_act_log(team=team, action=TeamAct.Action.LINK_ISSUED, via=via, by=by)
+    return _link_token(link)
+
+
+def _link_token(link: TeamLink) -> str:
     return signing.dumps({"l": link.pk}, salt=LINK_SALT)
 
 
@@ -151,3 +181,339 @@ def link_team(*, slug: str, token: str) -> Team:
             _("This link belongs to another championship."), code="link_other_championship"
         )
     return link.team
+
+
+# -- the entry form: the organiser's policy, a team entered, the organiser's answers -------
+
+
+@transaction.atomic
+def entry_policy_set(
+    *,
+    championship: Championship,
+    by: AbstractBaseUser | None,
+    is_open: bool,
+    capacity: int | None,
+    closes_at: datetime.datetime | None,
+    asks: Sequence[str],
+    fee: Decimal | None,
+    fee_instructions: str,
+) -> EntryPolicy:
+    """Set how ``championship`` takes entries. A capacity raised (or removed) moves the
+    first waiting teams into the places it opens. Nonsense is refused with a sentence,
+    naming the form's field (``params["field"]``)."""
+    lock_championship(championship)
+    unknown = [question for question in asks if question not in EntryPolicy.QUESTIONS]
+    if unknown:
+        raise TournamentError(
+            _("Unknown question %(question)s: ask for club, licence, email or phone."),
+            code="entry_question_unknown",
+            params={"question": unknown[0], "field": "asks"},
+        )
+    if capacity is not None and capacity < 1:
+        raise TournamentError(
+            _("The capacity is at least one team: leave it empty for no limit."),
+            code="entry_capacity",
+            params={"field": "capacity"},
+        )
+    if fee is not None and fee < 0:
+        raise TournamentError(
+            _("The fee cannot be negative: leave it empty for a free entry."),
+            code="entry_fee",
+            params={"field": "fee"},
+        )
+    if is_open and closes_at is not None and closes_at <= timezone.now():
+        raise TournamentError(
+            _("That closing time has passed: choose a later one, or leave it empty."),
+            code="entry_closes_past",
+            params={"field": "closes_at"},
+        )
+    if is_open and championship.status not in OPEN_ENTRIES:
+        raise TournamentError(
+            _("The championship has started: entries cannot open."),
+            code="entries_closed",
+            params={"field": "is_open"},
+        )
+    policy, _created = EntryPolicy.objects.update_or_create(
+        championship=championship,
+        defaults={
+            "is_open": is_open,
+            "capacity": capacity,
+            "closes_at": closes_at,
+            "asks": [q for q in EntryPolicy.QUESTIONS if q in asks],
+            "fee": fee,
+            "fee_instructions": fee_instructions.strip(),
+        },
+    )
+    championship.entry_policy = policy
+    promote_waiting(championship=championship, via=TeamAct.Via.ORGANISER, by=by)
+    # The championship's page links to the entry form while entries are open.
+    announce(championship_id=championship.pk, what="championship", slug=championship.slug)
+    return policy
+
+
+def entry_problems(
+    *,
+    championship: Championship,
+    team_name: str,
+    players: Sequence[PersonDetails],
+    captain: str | None,
+    club: str,
+    email: str,
+    policy: EntryPolicy | None = None,
+) -> list[TournamentError]:
+    """Every reason the team cannot be entered as given, each a sentence naming the
+    form's field it belongs to (``params["field"]``: ``team_name``, ``club``, ``email``,
+    ``phone``, ``captain``, ``player_<n>``, ``licence_<n>``). The form shows them all;
+    :func:`entry_submit` checks them again under the championship lock."""
+    if policy is None:
+        policy = EntryPolicy.objects.filter(championship=championship).first()
+    asks = set(policy.asks) if policy is not None else set()
+    size = championship.team_size
+    problems: list[TournamentError] = []
+
+    def problem(field: str, message: object, code: str, **params: object) -> None:
+        problems.append(TournamentError(message, code=code, params={"field": field, **params}))
+
+    name = team_name.strip()
+    if not name:
+        problem("team_name", _("Give the team a name."), "team_name_missing")
+    elif championship.teams.filter(name=name).exists():
+        problem(
+            "team_name",
+            _("This championship already has a team called %(name)s: choose another name."),
+            "team_name_taken",
+            name=name,
+        )
+    if "club" in asks and not club.strip():
+        problem("club", _("Give the team's club or city."), "club_missing")
+    if "email" in asks and not email.strip():
+        problem(
+            "email", _("Give an email address: the team's link is sent there."), "email_missing"
+        )
+    elif email.strip():
+        try:
+            validate_email(email.strip())
+        except ValidationError:
+            problem("email", _("This email address is not valid."), "email_invalid")
+    if "phone" in asks and not (players and players[0].phone.strip()):
+        problem("phone", _("Give a phone number."), "phone_missing")
+    if len(players) != size:
+        problem(
+            "players",
+            _("This championship plays with %(size)s players per team: give %(size)s names."),
+            "team_size",
+            size=size,
+        )
+    seen: set[str] = set()
+    for number, player in enumerate(players, start=1):
+        player_name = player.name.strip()
+        if not player_name:
+            problem(
+                f"player_{number}",
+                _("Player %(number)s needs a name."),
+                "player_name_missing",
+                number=number,
+            )
+        elif player_name.casefold() in seen:
+            problem(
+                f"player_{number}",
+                _("%(player)s is twice in the team."),
+                "player_twice",
+                player=player_name,
+            )
+        seen.add(player_name.casefold())
+        if "licence" in asks and not player.licence.strip():
+            problem(
+                f"licence_{number}",
+                _("Give the licence number of player %(number)s."),
+                "licence_missing",
+                number=number,
+            )
+    names = [p.name.strip() for p in players]
+    if captain is not None and captain.strip() not in names:
+        problem(
+            "captain",
+            _("Choose the %(captain)s among the players."),
+            "captain",
+            captain=words(championship).captain,
+        )
+    elif len(players) == size and all(names):
+        for error in team_entry_problems(
+            championship=championship,
+            team=name,
+            players=names,
+            captains=[captain.strip()] if captain else [],
+        ):
+            problems.append(
+                TournamentError(
+                    error.message,
+                    code=error.code,
+                    params={**(error.params or {}), "field": "captain"},
+                )
+            )
+    return problems
+
+
+@transaction.atomic
+def entry_submit(
+    *,
+    championship: Championship,
+    team_name: str,
+    players: Sequence[PersonDetails],
+    captain: str | None = None,
+    club: str = "",
+    email: str = "",
+    form_key: str = "",
+    via: str = TeamAct.Via.FORM,
+) -> tuple[Entry, str]:
+    """Enter a team by its players: returns its entry and its personal link's token.
+
+    Under the championship lock: refused (a sentence) when entries are closed or the
+    team cannot be entered (:func:`entry_problems`, the first problem); then the team
+    is created with its players, and its entry holds a place (``pending``) while the
+    capacity has room, else waits (``waiting``), with the next arrival number. The same
+    form posted again (the same ``form_key``: a double tap, a retry) enters nobody new:
+    the first entry is returned with its live link's token, and ``entry.repeated`` is
+    True (False for a new entry), so the caller mails the link only once.
+    """
+    lock_championship(championship)
+    championship.refresh_from_db(fields=["status"])
+    form_key = form_key.strip()
+    if form_key:
+        first = (
+            Entry.objects.select_related("team")
+            .filter(championship=championship, form_key=form_key)
+            .first()
+        )
+        if first is not None:
+            link = first.team.links.filter(revoked_at__isnull=True).order_by("-pk").first()
+            first.repeated = True
+            return first, _link_token(link) if link is not None else ""
+    policy = EntryPolicy.objects.filter(championship=championship).first()
+    closed = entries_closed_problem(championship, policy)
+    if closed is not None:
+        raise TournamentError(closed, code="entries_closed")
+    problems = entry_problems(
+        championship=championship,
+        team_name=team_name,
+        players=players,
+        captain=captain,
+        club=club,
+        email=email,
+        policy=policy,
+    )
+    if problems:
+        raise problems[0]
+    club = club.strip()
+    (team,) = teams_create_many(
+        championship=championship,
+        teams=[
+            NewTeam(
+                name=team_name.strip(),
+                club=club,
+                players=[_with_club(p, club) for p in players],
+                captain=captain.strip() if captain else None,
+            )
+        ],
+    )
+    holding = Entry.objects.filter(championship=championship, status__in=Entry.HOLDING).count()
+    capacity = policy.capacity if policy is not None else None
+    status = (
+        Entry.Status.PENDING if capacity is None or holding < capacity else Entry.Status.WAITING
+    )
+    last = Entry.objects.filter(championship=championship).order_by("-position").first()
+    entry = Entry.objects.create(
+        championship=championship,
+        team=team,
+        status=status,
+        position=last.position + 1 if last is not None else 1,
+        email=email.strip(),
+        form_key=form_key,
+    )
+    action = TeamAct.Action.ENTERED if status == Entry.Status.PENDING else TeamAct.Action.WAITING
+    team_act_log(team=team, action=action, via=via)
+    token = link_issue(team=team, via=via)
+    entry.repeated = False
+    return entry, token
+
+
+def _with_club(player: PersonDetails, club: str) -> PersonDetails:
+    """A player's details with the team's club when he gave none of his own."""
+    if player.club.strip() or not club:
+        return player
+    return PersonDetails(
+        name=player.name,
+        club=club,
+        licence=player.licence,
+        email=player.email,
+        phone=player.phone,
+        person=player.person,
+    )
+
+
+def _locked_entry(entry: Entry) -> Entry:
+    lock_championship(entry.championship)
+    return Entry.objects.select_related("team", "championship").get(pk=entry.pk)
+
+
+@transaction.atomic
+def entry_accept(*, entry: Entry, by: AbstractBaseUser | None, via: str) -> Entry:
+    """Accept an entered team: it plays (its place was already held). Accepting it again
+    changes nothing."""
+    entry = _locked_entry(entry)
+    if entry.status == Entry.Status.ACCEPTED:
+        return entry
+    if entry.status != Entry.Status.PENDING:
+        raise TournamentError(
+            _("%(team)s is %(status)s: only an entered team can be accepted."),
+            code="entry_not_pending",
+            params={"team": entry.team.name, "status": entry.get_status_display().lower()},
+        )
+    entry.status = Entry.Status.ACCEPTED
+    entry.save(update_fields=["status"])
+    team_act_log(team=entry.team, action=TeamAct.Action.ACCEPTED, via=via, by=by)
+    announce(championship_id=entry.championship_id, what="team")
+    return entry
+
+
+@transaction.atomic
+def entry_refuse(*, entry: Entry, by: AbstractBaseUser | None, via: str, reason: str) -> Entry:
+    """Refuse an entry, with the reason the team reads; the place it held goes to the
+    first team on the waiting list."""
+    reason = reason.strip()
+    if not reason:
+        raise TournamentError(
+            _("Give the reason for refusing the entry: the team reads it."),
+            code="entry_reason_missing",
+            params={"field": "reason"},
+        )
+    entry = _locked_entry(entry)
+    if entry.status in (Entry.Status.REFUSED, Entry.Status.WITHDRAWN):
+        raise TournamentError(
+            _("%(team)s is already %(status)s."),
+            code="entry_out",
+            params={"team": entry.team.name, "status": entry.get_status_display().lower()},
+        )
+    was_holding = entry.status in Entry.HOLDING
+    entry.status = Entry.Status.REFUSED
+    entry.reason = reason
+    entry.save(update_fields=["status", "reason"])
+    team_act_log(team=entry.team, action=TeamAct.Action.REFUSED, via=via, by=by, detail=reason)
+    if was_holding:
+        promote_waiting(championship=entry.championship, via=via, by=by)
+    announce(championship_id=entry.championship_id, what="team")
+    return entry
+
+
+@transaction.atomic
+def entry_set_paid(*, entry: Entry, paid: bool, by: AbstractBaseUser | None, via: str) -> Entry:
+    """Mark the entry's fee paid (now) or not paid; the same mark again changes nothing."""
+    entry = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
+    if entry.paid == paid:
+        return entry
+    entry.paid = paid
+    entry.paid_at = timezone.now() if paid else None
+    entry.save(update_fields=["paid", "paid_at"])
+    action = TeamAct.Action.PAID if paid else TeamAct.Action.UNPAID
+    team_act_log(team=entry.team, action=action, via=via, by=by)
+    return entry

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from tournaments import live
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.words import words
+from tournaments.entries import selectors as entry_selectors
 from tournaments.formats import Section
 from tournaments.live import code_version, fragments, part, public_page
 from tournaments.models import Championship, Match, Player, Round, Stage, Team, round_name
@@ -67,8 +68,18 @@ def championship(request: HttpRequest, slug: str) -> HttpResponse:
             "words": words(found),
             "stages": stages,
             "teams": found.teams.all(),
+            "entries_open": _entries_open(found),
         },
     )
+
+
+def _entries_open(championship: Championship) -> bool:
+    """Whether the page links to the entry form (a query only while registration is
+    open). A policy saved announces the championship, which renews the cached page."""
+    if championship.status != Championship.Status.REGISTRATION:
+        return False
+    policy = entry_selectors.entry_policy(championship)
+    return entry_selectors.entries_closed_problem(championship, policy) is None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import people, public, team_link
+from tournaments.web import entry, people, public, team_link
 
 app_name = "tournaments"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("c/<slug:slug>/", public.championship, name="championship"),
     path("c/<slug:slug>/board/", public.board, name="board"),
+    path("c/<slug:slug>/enter/", entry.enter, name="enter"),
     path(
         "c/<slug:slug>/stages/<int:stage_id>/standings/",
         public.standings,

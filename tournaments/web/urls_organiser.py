@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import day, links_organiser, printing, results
+from tournaments.web import day, entries, links_organiser, printing, results
 from tournaments.web import organiser as views
 
 app_name = "organiser"
@@ -73,6 +73,14 @@ urlpatterns = [
         "<slug:slug>/teams/template-<str:language>.csv",
         day.teams_template,
         name="teams_template",
+    ),
+    path("<slug:slug>/entries/", entries.entries, name="entries"),
+    path("<slug:slug>/entries/poster/", entries.poster, name="entries_poster"),
+    path("<slug:slug>/entries/poster.pdf", entries.poster_pdf, name="entries_poster_pdf"),
+    path(
+        "<slug:slug>/entries/<int:entry_id>/<str:act>/",
+        entries.entry_act,
+        name="entry_act",
     ),
     path("<slug:slug>/referees/", day.referees, name="referees"),
     path(

@@ -1,0 +1,221 @@
+"""Forms of online entry: the public entry form, the organiser's policy, a refusal.
+
+As the other forms, they only shape input: which team can be entered, which policy makes
+sense, is said by ``tournaments.entries.services`` (``entry_problems``,
+``entry_policy_set``), whose sentences go back beside the field they name.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.championships.words import words
+from tournaments.models import Championship, EntryPolicy
+from tournaments.people.services import PersonDetails
+
+QUESTION_LABELS = {
+    "club": _("Club or city"),
+    "licence": _("Licence numbers"),
+    "email": _("Email (the team's link is sent there)"),
+    "phone": _("Phone"),
+}
+
+
+def add_entry_errors(form: forms.Form, errors: Iterable[ValidationError]) -> None:
+    """Each service sentence beside the field it names (``params["field"]``), the others
+    above the form."""
+    for error in errors:
+        params = getattr(error, "params", None) or {}
+        field = params.get("field") if isinstance(params, dict) else None
+        form.add_error(field if field in form.fields else None, error.messages)
+
+
+def new_form_key() -> str:
+    """The one-time key of an entry form as served: the same form posted twice enters
+    one team."""
+    return secrets.token_urlsafe(24)
+
+
+class EntryForm(forms.Form):
+    """A team entered by its players: its name, one row per player of the rules' team
+    size, and exactly the questions the organiser asks. Nothing is required here: the
+    service's sentences say what is missing."""
+
+    form_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    team_name = forms.CharField(label=_("Team name"), max_length=200, required=False)
+
+    def __init__(
+        self, *args: Any, championship: Championship, asks: Iterable[str], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.championship = championship
+        self.asks = set(asks)
+        self.size = championship.team_size
+        if "club" in self.asks:
+            self.fields["club"] = forms.CharField(
+                label=_("Club or city"), max_length=200, required=False
+            )
+        for number in range(1, self.size + 1):
+            label = _("Player %(number)s") % {"number": number} if self.size > 1 else _("Name")
+            self.fields[f"player_{number}"] = forms.CharField(
+                label=label,
+                max_length=200,
+                required=False,
+                widget=forms.TextInput(attrs={"autocomplete": "off"}),
+            )
+            if "licence" in self.asks:
+                self.fields[f"licence_{number}"] = forms.CharField(
+                    label=_("Licence number"), max_length=50, required=False
+                )
+        self.asks_captain = championship.is_catalan and self.size > 1
+        if self.asks_captain:
+            self.fields["captain"] = forms.TypedChoiceField(
+                label=words(championship).captain,
+                choices=[(n, str(n)) for n in range(1, self.size + 1)],
+                coerce=int,
+                required=False,
+                widget=forms.RadioSelect,
+            )
+        if "email" in self.asks:
+            self.fields["email"] = forms.CharField(
+                label=_("Email"),
+                max_length=254,
+                required=False,
+                help_text=_("The team's personal link is sent to this address."),
+                widget=forms.TextInput(
+                    attrs={"type": "email", "inputmode": "email", "autocomplete": "email"}
+                ),
+            )
+        if "phone" in self.asks:
+            self.fields["phone"] = forms.CharField(
+                label=_("Phone"),
+                max_length=40,
+                required=False,
+                widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"}),
+            )
+
+    def player_rows(self) -> list[dict[str, Any]]:
+        """One row per player for the template: his name field, his licence field, and
+        whether he is the one chosen as cap de colla."""
+        chosen = str(self["captain"].value() or "") if self.asks_captain else ""
+        return [
+            {
+                "number": number,
+                "name": self[f"player_{number}"],
+                "licence": self[f"licence_{number}"] if "licence" in self.asks else None,
+                "captain": chosen == str(number),
+            }
+            for number in range(1, self.size + 1)
+        ]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``entry_problems`` / ``entry_submit`` (the contact's email and
+        phone are the first player's)."""
+        data = self.cleaned_data
+        email = data.get("email", "").strip()
+        phone = data.get("phone", "").strip()
+        players = []
+        for number in range(1, self.size + 1):
+            first = number == 1
+            players.append(
+                PersonDetails(
+                    name=data.get(f"player_{number}", "").strip(),
+                    licence=data.get(f"licence_{number}", "").strip(),
+                    email=email if first else "",
+                    phone=phone if first else "",
+                )
+            )
+        captain = data.get("captain") if self.asks_captain else None
+        return {
+            "team_name": data.get("team_name", ""),
+            "players": players,
+            "captain": players[captain - 1].name if captain else None,
+            "club": data.get("club", ""),
+            "email": email,
+        }
+
+
+class EntryPolicyForm(forms.Form):
+    """How the championship takes entries; the closing time in its own time zone."""
+
+    is_open = forms.BooleanField(label=_("Entries are open"), required=False)
+    capacity = forms.IntegerField(
+        label=_("Places (teams)"),
+        required=False,
+        help_text=_("Empty: no limit. Teams entered past it wait on a list, in arrival order."),
+    )
+    closes_at = forms.DateTimeField(
+        label=_("Entries close at"),
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    asks = forms.MultipleChoiceField(
+        label=_("Ask the teams for"),
+        choices=[(q, QUESTION_LABELS[q]) for q in EntryPolicy.QUESTIONS],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("The players' names are always asked."),
+    )
+    fee = forms.DecimalField(
+        label=_("Entry fee per team"), max_digits=8, decimal_places=2, required=False
+    )
+    fee_instructions = forms.CharField(
+        label=_("How to pay"),
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, data: Any = None, *, championship: Championship, **kwargs: Any) -> None:
+        policy = EntryPolicy.objects.filter(championship=championship).first()
+        if policy is not None and data is None and "initial" not in kwargs:
+            closes = policy.closes_at
+            kwargs["initial"] = {
+                "is_open": policy.is_open,
+                "capacity": policy.capacity,
+                "closes_at": closes.astimezone(championship.zone).replace(tzinfo=None)
+                if closes
+                else None,
+                "asks": policy.asks,
+                "fee": policy.fee,
+                "fee_instructions": policy.fee_instructions,
+            }
+        super().__init__(data, **kwargs)
+        self.championship = championship
+        self.fields["closes_at"].help_text = _("In the championship's time zone, %(zone)s.") % {
+            "zone": championship.time_zone
+        }
+
+    def clean_closes_at(self) -> datetime.datetime | None:
+        value = self.cleaned_data.get("closes_at")
+        if value is None:
+            return None
+        # Django read the time in the current zone: it is the championship's wall clock.
+        wall = timezone.localtime(value).replace(tzinfo=None)
+        return timezone.make_aware(wall, self.championship.zone)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "is_open": data["is_open"],
+            "capacity": data["capacity"],
+            "closes_at": data["closes_at"],
+            "asks": data["asks"],
+            "fee": data["fee"],
+            "fee_instructions": data["fee_instructions"],
+        }
+
+
+class EntryReasonForm(forms.Form):
+    """The organiser's reason, for a refusal (required by the service) or a withdrawal."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
