@@ -1,9 +1,13 @@
-"""Demo data for ``make demo``: two championships partly played with real hand records.
+"""Demo data for ``make demo``: championships partly played with real hand records, and
+one taking entries.
 
 - *Abierto de Truco de Gràcia*: Argentine truco, 16 pairs, four groups of four then a
   knockout of eight; the groups are played, two quarter-finals too.
 - *Torneig de Truc del Casal*: Catalan truc, 8 squads of three with their caps de colla,
-  a Swiss of five rounds; two rounds played and half of the third.
+  a Swiss of five rounds; two rounds played and half of the third. Three of its players
+  also played the Abierto: the same people, whose pages show both championships.
+- *Open de Truco de Primavera*: entries open to the players (8 places, a fee of 10 €):
+  eight teams entered (five accepted, some paid), two on the waiting list.
 
 Every hand is played by a seeded random walk over the engine's legal actions
 (``scoring.hand.legal_actions``), cards dealt and played one by one, and the matches are
@@ -16,6 +20,7 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -25,7 +30,9 @@ from django.utils import timezone
 import scoring
 from scoring import Mazo, RuleSet, Trick, apply, is_finished, legal_actions, start_hand
 from tournaments.championships import services as championship_services
-from tournaments.models import Championship, Match
+from tournaments.entries import services as entry_services
+from tournaments.models import Championship, Match, Person, TeamAct
+from tournaments.people.services import PersonDetails
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
@@ -340,6 +347,11 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
     )
     _list_referees(championship, referees)
     players = _names(rng, CATALAN_FIRST, CATALAN_LAST, 24)
+    details = [PersonDetails(name=name) for name in players]
+    # Three people of the Abierto sit in three squads: one person, two championships.
+    for index, person in zip((1, 5, 9), _regulars(), strict=False):
+        players[index] = person.name
+        details[index] = PersonDetails(name=person.name, person=person)
     for seed, name in enumerate(SQUADS, start=1):
         squad = players[3 * seed - 3 : 3 * seed]
         championship_services.team_create(
@@ -347,7 +359,7 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
             name=name,
             seed=seed,
             club=rng.choice(["Sant Andreu", "Gràcia", "Sabadell", "Vic", "Manresa"]),
-            players=squad,
+            players=details[3 * seed - 3 : 3 * seed],
             captain=rng.choice(squad),
         )
     championship_services.championship_set_status(championship=championship, status="registration")
@@ -369,6 +381,73 @@ def _catalan(today: datetime.date, referees: list) -> Championship:
     return championship
 
 
+def _regulars() -> list[Person]:
+    """Three people who played the Abierto, the first of its first three teams."""
+    return [
+        team.memberships.order_by("order").first().player.person
+        for team in Championship.objects.get(slug="abierto-de-truco").teams.order_by("seed")[:3]
+    ]
+
+
+OPEN_PAIRS = [
+    "Los del Fondo",
+    "Ancho y Siete",
+    "La Mano Buena",
+    "Sin Flor",
+    "Los Primos",
+    "Tres de Oro",
+    "Las Pardas",
+    "Envido Real",
+    "El Último Tren",
+    "Los Callados",
+]
+
+
+def _open_entries(today: datetime.date, referees: list) -> Championship:
+    """Entries open: ten teams entered by their players for eight places."""
+    rng = random.Random(f"{SEED}-primavera")
+    championship = championship_services.championship_create(
+        name="Open de Truco de Primavera",
+        slug="open-de-primavera",
+        start_date=today + datetime.timedelta(days=20),
+        venue="Ateneu Popular de Nou Barris",
+        preset="argentine",
+        team_size=2,
+    )
+    championship_services.championship_set_status(championship=championship, status="registration")
+    entry_services.entry_policy_set(
+        championship=championship,
+        by=None,
+        is_open=True,
+        capacity=8,
+        closes_at=timezone.now() + datetime.timedelta(days=14),
+        asks=["club", "email"],
+        fee=Decimal("10.00"),
+        fee_instructions="Bizum al 600 000 000 o en la barra del Ateneu, con el nombre del equipo.",
+    )
+    names = _names(rng, SPANISH_FIRST, SPANISH_LAST, 2 * len(OPEN_PAIRS))
+    details = [PersonDetails(name=name) for name in names]
+    # One pair of the Abierto enters again: its players' pages show the new entry.
+    regular = _regulars()[0]
+    details[0] = PersonDetails(name=regular.name, person=regular)
+    for number, name in enumerate(OPEN_PAIRS, start=1):
+        entry, _token = entry_services.entry_submit(
+            championship=championship,
+            team_name=name,
+            players=details[2 * number - 2 : 2 * number],
+            club=rng.choice(["Nou Barris", "Gràcia", "Sants", "Badalona"]),
+            email=f"equipo{number}@example.org",
+            form_key=f"demo-{number}",
+        )
+        if number <= 5:
+            entry_services.entry_accept(entry=entry, by=None, via=TeamAct.Via.ORGANISER)
+        if number in (1, 2, 3, 5, 7):
+            entry_services.entry_set_paid(
+                entry=entry, paid=True, by=None, via=TeamAct.Via.ORGANISER
+            )
+    return championship
+
+
 DRAFT = {"slug": "liga-de-invierno", "name": "Liga de Invierno", "days": 90}
 
 
@@ -379,7 +458,11 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
     """
     today = today or timezone.localdate()
     outcome = []
-    builders = {"abierto-de-truco": _argentine, "torneig-truc-casal": _catalan}
+    builders = {
+        "abierto-de-truco": _argentine,
+        "torneig-truc-casal": _catalan,
+        "open-de-primavera": _open_entries,
+    }
     for slug, build in builders.items():
         existing = Championship.objects.filter(slug=slug).first()
         if existing is not None:

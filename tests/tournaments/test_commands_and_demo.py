@@ -92,11 +92,13 @@ def test_load_demo_twice_creates_no_duplicates(db):
     assert first.splitlines() == [
         "Creado: Abierto de Truco de Gràcia",
         "Creado: Torneig de Truc del Casal",
+        "Creado: Open de Truco de Primavera",
         "Creado: Liga de Invierno",
     ]
     assert second.splitlines() == [
         "Ya existía: Abierto de Truco de Gràcia",
         "Ya existía: Torneig de Truc del Casal",
+        "Ya existía: Open de Truco de Primavera",
         "Ya existía: Liga de Invierno",
     ]
     assert (
@@ -180,3 +182,33 @@ def test_the_demo_referees_have_matches_to_record(db):
         referee = get_user_model().objects.get(username=username)
         found = referee_selectors.matches_for_referee(user=referee)
         assert found.in_play or found.to_play, username
+
+
+def test_the_demo_shows_people_across_championships_and_entries_open(db, client):
+    """A newcomer sees at once a person who played both demo championships (his page
+    lists both) and a championship taking entries, some paid, some waiting."""
+    from django.urls import reverse
+
+    from tournaments.models import Entry, Person
+
+    run("load_demo")
+    both = Person.objects.filter(
+        players__teams__championship__slug="abierto-de-truco"
+    ).filter(players__teams__championship__slug="torneig-truc-casal")
+    assert both.distinct().count() == 3
+    person = both.first()
+    page = client.get(reverse("tournaments:person", args=[person.pk]))
+    assert page.status_code == 200
+    assert "Abierto de Truco de Gràcia" in page.content.decode()
+    assert "Torneig de Truc del Casal" in page.content.decode()
+
+    entries = Entry.objects.filter(championship__slug="open-de-primavera")
+    assert entries.filter(status=Entry.Status.ACCEPTED).count() == 5
+    assert entries.filter(status=Entry.Status.PENDING).count() == 3
+    assert list(
+        entries.filter(status=Entry.Status.WAITING).values_list("position", flat=True)
+    ) == [9, 10]
+    assert entries.filter(paid=True).count() == 5
+    form = client.get(reverse("tournaments:enter", args=["open-de-primavera"]))
+    assert form.status_code == 200
+    assert "waiting list" in form.content.decode() or "espera" in form.content.decode()

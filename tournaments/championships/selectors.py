@@ -18,6 +18,7 @@ from scoring import RuleSet
 from tournaments.models import (
     Championship,
     ChampionshipReferee,
+    Entry,
     Hand,
     Match,
     Membership,
@@ -67,12 +68,16 @@ def championship_list_public() -> QuerySet[Championship]:
 
 
 def championship_detail(*, slug: str) -> Championship:
-    """A championship with its stages, and its teams with their players (raises DoesNotExist)."""
+    """A championship with its stages, and its teams with their players (raises DoesNotExist).
+
+    The teams are those in the championship: typed in by the organiser or entered by their
+    players and holding a place; a team waiting, refused or withdrawn is left out.
+    """
     return Championship.objects.prefetch_related(
         "stages",
         Prefetch(
             "teams",
-            queryset=Team.objects.prefetch_related(
+            queryset=Team.objects.exclude(entry__status__in=Entry.OUT).prefetch_related(
                 Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
             ),
         ),

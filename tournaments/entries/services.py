@@ -31,6 +31,7 @@ from tournaments.championships.services import (
     teams_create_many,
 )
 from tournaments.championships.words import words
+from tournaments.entries.link_selectors import championship_started
 from tournaments.entries.selectors import entries_closed_problem
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -72,17 +73,6 @@ def team_act_log(
     )
 
 
-def _started(championship: Championship) -> bool:
-    return (
-        championship.status
-        in (
-            Championship.Status.RUNNING,
-            Championship.Status.FINISHED,
-        )
-        or Match.objects.filter(stage__championship=championship).exists()
-    )
-
-
 def promote_waiting(
     *, championship: Championship, via: str, by: AbstractBaseUser | None
 ) -> list[Entry]:
@@ -110,7 +100,7 @@ def entry_withdraw(
     entries promoted."""
     championship = team.championship
     lock_championship(championship)
-    if _started(championship):
+    if championship_started(championship):
         raise TournamentError(
             _("The championship has started: ask the organiser to withdraw the team."),
             code="withdraw_started",
