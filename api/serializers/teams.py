@@ -15,8 +15,11 @@ PRIVATE = ("licence", "email", "phone")
 
 
 def _private(field: str, help_text: str) -> serializers.CharField:
+    # Not read_only, which the schema would mark required: these are left out of every
+    # answer but the organisers', so the schema says they may be missing. The serializer
+    # only ever writes answers (a team is created through TeamCreateSerializer).
     return serializers.CharField(
-        source=f"player.person.{field}", read_only=True, required=False, help_text=help_text
+        source=f"player.person.{field}", required=False, help_text=help_text
     )
 
 
@@ -54,7 +57,7 @@ class MemberSerializer(serializers.ModelSerializer):
             "public_name",
             *PRIVATE,
         ]
-        read_only_fields = fields
+        read_only_fields = fields[:-3]
 
     def to_representation(self, instance: Membership) -> dict[str, Any]:
         data = super().to_representation(instance)
