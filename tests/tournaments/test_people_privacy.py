@@ -24,7 +24,8 @@ SECRETS = ("secret.mail@example.org", "+34 699 111 222", "LIC-PRIVATE-77")
 def played(db, referee):
     """A running championship with a played match of a player who gave everything."""
     championship = ChampionshipFactory(status=Championship.Status.RUNNING, slug="copa")
-    team, rival = TeamFactory(championship=championship), TeamFactory(championship=championship)
+    team = TeamFactory(championship=championship)
+    TeamFactory(championship=championship)  # its rival
     person = team.memberships.get(order=1).player.person
     Person.objects.filter(pk=person.pk).update(
         email=SECRETS[0], phone=SECRETS[1], licence=SECRETS[2]

@@ -19,9 +19,8 @@ class PersonForm(forms.Form):
     email = forms.EmailField(label=_("Email"), required=False)
     phone = forms.CharField(label=_("Phone"), max_length=40, required=False)
     initial_only = forms.BooleanField(
-        label=_("Show only the first name and the surname's initial"),
+        label=_("On public pages, only the first name and the surname's initial (“Ana R.”)"),
         required=False,
-        help_text=_("On public pages: “Ana R.” instead of the full name."),
     )
 
     def __init__(self, *args: Any, person: Person, **kwargs: Any) -> None:

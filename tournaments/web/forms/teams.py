@@ -175,8 +175,9 @@ class TeamImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file of teams"),
         help_text=_(
-            "UTF-8, one row per player with the columns team and player (seed, club and"
-            " captain are optional); download the template above, in your language."
+            "UTF-8, one row per player with the columns team and player (seed, club,"
+            " captain, licence, email and phone are optional); download the template"
+            " above, in your language."
         ),
     )
 
