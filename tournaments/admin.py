@@ -11,6 +11,7 @@ from tournaments.models import (
     Match,
     MatchConfirmation,
     Membership,
+    Person,
     Player,
     Round,
     Stage,
@@ -55,8 +56,21 @@ class TeamAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club"]
+    list_display = ["name", "club", "person"]
     search_fields = ["name", "club"]
+    autocomplete_fields = ["person"]
+    list_select_related = ["person"]
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    """People across championships; two records of one human are merged by an organiser
+    on his people's page (``people.services.person_merge``), which logs it."""
+
+    list_display = ["name", "club", "licence", "initial_only", "created_at"]
+    search_fields = ["name", "name_key", "club", "licence"]
+    list_filter = ["initial_only"]
+    readonly_fields = ["name_key", "created_at"]
 
 
 class RoundInline(admin.TabularInline):

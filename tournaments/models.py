@@ -6,8 +6,10 @@ games, scores, status and winner are derived from them by ``scoring.match.score_
 results without hands, recorded by ``services.match_walkover``.
 """
 
+import unicodedata
 import zoneinfo
 from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -39,6 +41,36 @@ def validate_time_zone(value: str) -> None:
             code="bad_time_zone",
             params={"zone": value},
         ) from None
+
+
+# Staff holding this permission manage every championship (championships.selectors).
+MANAGE_ALL_PERMISSION = "tournaments.change_championship"
+
+
+def manages_every_championship(user: Any) -> bool:
+    """Whether ``user`` manages every championship: active staff holding
+    ``tournaments.change_championship`` (given directly or by a group; superusers hold
+    every permission). Staff without it are like anyone else."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and user.is_staff
+        and user.has_perm(MANAGE_ALL_PERMISSION)
+    )
+
+
+class ChampionshipQuerySet(models.QuerySet):
+    def managed_by(self, user: Any) -> "ChampionshipQuerySet":
+        """The championships ``user`` may manage: every one for staff with the permission
+        (:func:`manages_every_championship`), those he organises for anyone else.
+
+        Here, below every domain package, so that the people's services (below the
+        championships' in the layers) apply the same rule as the pages."""
+        if not user.is_authenticated or not user.is_active:
+            return self.none()
+        if manages_every_championship(user):
+            return self.all()
+        return self.filter(organisers=user)
 
 
 class Championship(models.Model):
@@ -114,6 +146,8 @@ class Championship(models.Model):
         _("teams check in themselves until"), null=True, blank=True
     )
 
+    objects = ChampionshipQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("championship")
         verbose_name_plural = _("championships")
@@ -167,6 +201,9 @@ class Person(models.Model):
         _("show only the first name and the surname's initial"), default=False
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The name without case, accents or extra spaces (:func:`name_key`): the likely
+    # matches are found by it in one indexed query, accents and all.
+    name_key = models.CharField(_("name key"), max_length=200, editable=False, default="")
 
     class Meta:
         verbose_name = _("person")
@@ -180,10 +217,20 @@ class Person(models.Model):
                 violation_error_message=_("Another person has this licence number."),
             ),
         ]
-        indexes = [models.Index(fields=["name"], name="person_name")]
+        indexes = [
+            models.Index(fields=["name"], name="person_name"),
+            models.Index(fields=["name_key"], name="person_name_key"),
+        ]
 
     def __str__(self) -> str:
         return self.public_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # bulk_create skips save(): people.services.players_create sets the key itself.
+        self.name_key = name_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:
@@ -203,6 +250,20 @@ def public_name(name: str, *, initial_only: bool) -> str:
     if not initial_only or len(words) < 2:
         return name
     return f"{words[0]} {words[-1][0]}."
+
+
+def name_key(text: str) -> str:
+    """``text`` without case, accents or extra spaces: two names with the same key are
+    likely the same person's.
+
+    >>> name_key("  José   María PÉREZ ")
+    'jose maria perez'
+    >>> name_key("Núria Ferrer") == name_key("nuria  ferrer")
+    True
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.split())
 
 
 class Player(models.Model):

@@ -1,4 +1,4 @@
-"""People and their public history: what ``tournaments.people.selectors`` reads for the
+"""People and their public history: what ``tournaments.people.history`` reads for the
 public pages, never an email, a phone or a licence number."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from api.serializers.matches import TeamBriefSerializer
 from tournaments.models import Person
-from tournaments.people.selectors import MatchLine, Stint
+from tournaments.people.history import MatchLine, Stint
 from tournaments.stages import registry
 
 

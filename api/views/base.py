@@ -19,6 +19,11 @@ class ApiView(ETagMixin, generics.GenericAPIView):
         serializer.is_valid(raise_exception=True)
         return serializer
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        # ``private``: the reader manages the championship (set by the view that checked
+        # it): the players' licences and contacts are his to read (api.serializers.teams).
+        return {**super().get_serializer_context(), "private": getattr(self, "private", False)}
+
     def paginated(self, items: Any, serializer_class: type[serializers.Serializer]) -> Any:
         page = self.paginate_queryset(items)
         data = serializer_class(page, many=True, context=self.get_serializer_context()).data

@@ -13,7 +13,7 @@ from api.serializers.persons import PersonHistorySerializer, PersonSerializer
 from api.views.base import ApiView
 from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Person
-from tournaments.people import selectors as people_selectors
+from tournaments.people import history as people_history
 
 
 def _may_search_licences(user) -> bool:
@@ -50,7 +50,7 @@ class PersonList(ApiView):
         licence = request.query_params.get("licence", "")[:50]
         if licence and not _may_search_licences(request.user):
             raise PermissionDenied(_("Only organisers may look a licence number up."))
-        found = people_selectors.persons_search(
+        found = people_history.persons_search(
             search=search,
             licence=licence,
             championships=championship_selectors.championships_visible(user=request.user),
@@ -66,7 +66,7 @@ class PersonDetail(ApiView):
 
     def get(self, request: Request, person_id: int) -> Response:
         visible = championship_selectors.championships_visible(user=request.user)
-        history = people_selectors.person_public(person_id=person_id, championships=visible)
+        history = people_history.person_public(person_id=person_id, championships=visible)
         if history is None:
             raise Http404("No such person.")
         serializer = PersonHistorySerializer(history, context=self.get_serializer_context())

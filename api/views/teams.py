@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +29,42 @@ from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
 from tournaments.io import imports
 from tournaments.models import Championship, Player, Team
+from tournaments.people import selectors as people_selectors
+from tournaments.people.services import PersonDetails
+
+# What the championship's organisers read of the players (licence, contact), and only
+# they: the views that need managing the championship (a write's answer) serialize so.
+_PRIVATE = {"private": True}
+
+
+def _players(data: dict[str, Any]) -> list[PersonDetails]:
+    """The players of a team to create, as the services take them; a chosen person must
+    be one of the player's likely matches (400 otherwise)."""
+    players = []
+    for index, given in enumerate(data.get("players", [])):
+        details = PersonDetails(
+            name=given["name"],
+            club=data.get("club", ""),
+            licence=given["licence"],
+            email=given["email"],
+            phone=given["phone"],
+        )
+        if given["person"] is not None:
+            person = people_selectors.likely_person(details, given["person"])
+            if person is None:
+                raise ValidationError(
+                    {
+                        "players": {
+                            index: [
+                                _("Person %(id)s is not a likely match of %(name)s.")
+                                % {"id": given["person"], "name": details.name}
+                            ]
+                        }
+                    }
+                )
+            details = replace(details, person=person)
+        players.append(details)
+    return players
 
 
 def _team(championship: Championship, team_id: int) -> Team:
@@ -43,6 +84,7 @@ class TeamList(ApiView):
     @extend_schema(responses=TeamSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         championship = access.championship(request, slug)
+        self.private = championship_selectors.can_manage(request.user, championship)
         return self.paginated(
             championship_selectors.team_list(championship=championship), TeamSerializer
         )
@@ -52,9 +94,11 @@ class TeamList(ApiView):
         """Enter a team with its players (in seating order) and its cap de colla."""
         championship = access.managed_championship(request, slug)
         data = self.valid(TeamCreateSerializer, request).validated_data
+        data["players"] = _players(data)
         team = championship_services.team_create(championship=championship, **data)
         return Response(
-            TeamSerializer(_team(championship, team.pk)).data, status=status.HTTP_201_CREATED
+            TeamSerializer(_team(championship, team.pk), context=_PRIVATE).data,
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -66,7 +110,10 @@ class TeamDetail(ApiView):
 
     def get(self, request: Request, slug: str, team_id: int) -> Response:
         championship = access.championship(request, slug)
-        return Response(TeamSerializer(_team(championship, team_id)).data)
+        private = championship_selectors.can_manage(request.user, championship)
+        return Response(
+            TeamSerializer(_team(championship, team_id), context={"private": private}).data
+        )
 
     @extend_schema(request=TeamUpdateSerializer, responses={200: TeamSerializer})
     def patch(self, request: Request, slug: str, team_id: int) -> Response:
@@ -75,7 +122,7 @@ class TeamDetail(ApiView):
         team = _team(championship, team_id)
         data = self.valid(TeamUpdateSerializer, request).validated_data
         championship_services.team_update(team=team, **data)
-        return Response(TeamSerializer(_team(championship, team_id)).data)
+        return Response(TeamSerializer(_team(championship, team_id), context=_PRIVATE).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, slug: str, team_id: int) -> Response:
@@ -102,7 +149,10 @@ class TeamImport(ApiView):
             pk__in=[t.pk for t in created]
         )
         return Response(
-            {"count": len(created), "teams": TeamSerializer(teams, many=True).data},
+            {
+                "count": len(created),
+                "teams": TeamSerializer(teams, many=True, context=_PRIVATE).data,
+            },
             status=status.HTTP_201_CREATED,
         )
 

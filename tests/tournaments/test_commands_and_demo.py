@@ -192,9 +192,9 @@ def test_the_demo_shows_people_across_championships_and_entries_open(db, client)
     from tournaments.models import Entry, Person
 
     run("load_demo")
-    both = Person.objects.filter(
-        players__teams__championship__slug="abierto-de-truco"
-    ).filter(players__teams__championship__slug="torneig-truc-casal")
+    both = Person.objects.filter(players__teams__championship__slug="abierto-de-truco").filter(
+        players__teams__championship__slug="torneig-truc-casal"
+    )
     assert both.distinct().count() == 3
     person = both.first()
     page = client.get(reverse("tournaments:person", args=[person.pk]))
@@ -205,9 +205,10 @@ def test_the_demo_shows_people_across_championships_and_entries_open(db, client)
     entries = Entry.objects.filter(championship__slug="open-de-primavera")
     assert entries.filter(status=Entry.Status.ACCEPTED).count() == 5
     assert entries.filter(status=Entry.Status.PENDING).count() == 3
-    assert list(
-        entries.filter(status=Entry.Status.WAITING).values_list("position", flat=True)
-    ) == [9, 10]
+    assert list(entries.filter(status=Entry.Status.WAITING).values_list("position", flat=True)) == [
+        9,
+        10,
+    ]
     assert entries.filter(paid=True).count() == 5
     form = client.get(reverse("tournaments:enter", args=["open-de-primavera"]))
     assert form.status_code == 200

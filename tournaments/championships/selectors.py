@@ -26,7 +26,12 @@ from tournaments.models import (
     Team,
 )
 
-# A team's players in seating order: every prefetch of memberships uses it.
+# Who manages what is decided in the models' module (Championship.objects.managed_by),
+# below every domain package, so the people's services apply the very same rule.
+from tournaments.models import manages_every_championship as manages_every_championship
+
+# A team's players in seating order, each with his person (for his public name): every
+# prefetch of memberships uses it.
 MEMBERS_IN_ORDER = Membership.objects.select_related("player__person").order_by("order")
 
 # What may follow each status (organisers may also step back one, e.g. to reopen entries).
@@ -159,21 +164,6 @@ def may_check_in(user: Any, championship: Championship) -> bool:
 
 
 # The model permission that lets a staff user manage every championship.
-MANAGE_ALL_PERMISSION = "tournaments.change_championship"
-
-
-def manages_every_championship(user: Any) -> bool:
-    """Whether ``user`` manages every championship: active staff holding
-    ``tournaments.change_championship`` (given directly or by a group; superusers hold
-    every permission). Staff without it are like anyone else."""
-    return bool(
-        user.is_authenticated
-        and user.is_active
-        and user.is_staff
-        and user.has_perm(MANAGE_ALL_PERMISSION)
-    )
-
-
 def can_manage(user: Any, championship: Championship) -> bool:
     """Whether ``user`` may manage ``championship`` (the rule :func:`_managed_by` applies)."""
     return user.is_authenticated and _managed_by(user).filter(pk=championship.pk).exists()
@@ -187,11 +177,7 @@ def championships_managed(*, user: Any) -> QuerySet[Championship]:
 def _managed_by(user: Any) -> QuerySet[Championship]:
     """The championships ``user`` may manage: every one for staff with the permission
     (:func:`manages_every_championship`), those he organises for anyone else."""
-    if not user.is_authenticated or not user.is_active:
-        return Championship.objects.none()
-    if manages_every_championship(user):
-        return Championship.objects.all()
-    return Championship.objects.filter(organisers=user)
+    return Championship.objects.managed_by(user)
 
 
 def championships_for_organiser(*, user: Any) -> QuerySet[Championship]:

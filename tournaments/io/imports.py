@@ -1,11 +1,15 @@
 """CSV import of teams: one row per player, all rows or none (docs/csv.md).
 
 Columns (header row required, any order, case-insensitive; Spanish and Catalan names
-accepted): ``team``, ``player`` (required), ``seed``, ``club``, ``captain``. A team's rows
-follow each other or not; its ``seed`` and ``club`` may be given on any of its rows but
-must not disagree. ``captain`` marks the cap de colla with any of ``x``, ``yes``, ``sí``,
-``1``... The file is UTF-8 (a byte-order mark is fine) or, failing that, Windows-1252;
-commas or semicolons separate the columns; lines end in LF, CR LF or CR.
+accepted): ``team``, ``player`` (required), ``seed``, ``club``, ``captain``, and the
+player's own ``licence``, ``email`` and ``phone`` (private: his person's, never public). A
+team's rows follow each other or not; its ``seed`` and ``club`` may be given on any of its
+rows but must not disagree. ``captain`` marks the cap de colla with any of ``x``, ``yes``,
+``sí``, ``1``... A known licence number is that person at once; a player whose name is
+likely another person's is created apart, and the organiser confirms or merges them on
+his people's page: the import merges nobody. The file is UTF-8 (a byte-order mark is
+fine) or, failing that, Windows-1252; commas or semicolons separate the columns; lines end
+in LF, CR LF or CR.
 
 Every row is checked before anything is written; any error and nothing is imported, and
 :class:`ImportRowsError` lists each error with its row number, column and a translated
@@ -24,11 +28,13 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships import services as championship_services
-from tournaments.models import SEED_MAX, Championship, Player, Team
+from tournaments.models import SEED_MAX, Championship, Person, Player, Team
+from tournaments.people.services import PersonDetails
 
 HEADERS = {
     "team": ("team", "equipo", "equip", "nombre del equipo"),
@@ -36,13 +42,43 @@ HEADERS = {
     "seed": ("seed", "cabeza de serie", "cap de sèrie", "cap de serie", "siembra"),
     "club": ("club", "city", "ciudad", "ciutat", "club o ciudad", "club o ciutat"),
     "captain": ("captain", "capitán", "capitan", "capità", "cap de colla"),
+    "licence": (
+        "licence",
+        "license",
+        "licence number",
+        "licencia",
+        "número de licencia",
+        "llicència",
+        "llicencia",
+        "número de llicència",
+    ),
+    "email": ("email", "e-mail", "correo", "correo electrónico", "correu", "correu electrònic"),
+    "phone": ("phone", "teléfono", "telefono", "móvil", "telèfon", "telefon", "mòbil"),
 }
 REQUIRED = ("team", "player")
 # The header row of the downloadable template in each language (each accepted above).
 TEMPLATE_HEADERS = {
-    "en": ("team", "player", "seed", "club", "captain"),
-    "es": ("equipo", "jugador", "cabeza de serie", "club", "capitán"),
-    "ca": ("equip", "jugador", "cap de sèrie", "club", "cap de colla"),
+    "en": ("team", "player", "seed", "club", "licence", "email", "phone", "captain"),
+    "es": (
+        "equipo",
+        "jugador",
+        "cabeza de serie",
+        "club",
+        "licencia",
+        "correo",
+        "teléfono",
+        "capitán",
+    ),
+    "ca": (
+        "equip",
+        "jugador",
+        "cap de sèrie",
+        "club",
+        "llicència",
+        "correu",
+        "telèfon",
+        "cap de colla",
+    ),
 }
 YES = {"x", "1", "yes", "y", "sí", "si", "s", "true", "cap", "capità", "capitán", "capitan"}
 # The documented limits (docs/csv.md): a file at both imports in a few seconds (bench/).
@@ -54,6 +90,9 @@ MAX_LENGTH = {
     "team": Team._meta.get_field("name").max_length,
     "club": Team._meta.get_field("club").max_length,
     "player": Player._meta.get_field("name").max_length,
+    "licence": Person._meta.get_field("licence").max_length,
+    "email": Person._meta.get_field("email").max_length,
+    "phone": Person._meta.get_field("phone").max_length,
 }
 
 
@@ -87,6 +126,8 @@ class _TeamRows:
     club: str = ""
     players: list[str] = field(default_factory=list)
     captains: list[str] = field(default_factory=list)
+    # Each player's licence, email and phone, as the file gives them.
+    extras: list[dict[str, str]] = field(default_factory=list)
 
 
 def _normalise(header: str) -> str:
@@ -212,12 +253,26 @@ def _cell_problem(key: str, value: str) -> Any:
     return None
 
 
+def _extras_problem(extras: dict[str, str], licences: set[str]) -> tuple[str, Any] | None:
+    """What is wrong with a player's licence, email and phone: (column, sentence)."""
+    if extras["email"]:
+        try:
+            validate_email(extras["email"])
+        except ValidationError:
+            return "email", _("This is not an email address.")
+    if extras["licence"] and extras["licence"] in licences:
+        # One licence is one person, and a person plays once in a championship.
+        return "licence", _("Another row gives this licence number to another player.")
+    return None
+
+
 def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
     columns, headers, rows = _read(data)
     errors: list[RowError] = []
     row_team: dict[int, str] = {}
     teams: dict[str, _TeamRows] = {}
     seen_players: dict[str, set[str]] = {}
+    seen_licences: set[str] = set()
     existing = set(championship.teams.values_list("name", flat=True))
 
     def cell(row: list[str], key: str) -> str:
@@ -251,8 +306,13 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
         elif player in seen_players.setdefault(name, set()):
             errors.append(RowError(number, "player", _("This player is already in the team.")))
         else:
+            extras = {key: cell(row, key) for key in ("licence", "email", "phone")}
+            if problem := _extras_problem(extras, seen_licences):
+                errors.append(RowError(number, *problem))
+            seen_licences.add(extras["licence"])
             seen_players[name].add(player)
             team.players.append(player)
+            team.extras.append(extras)
             if cell(row, "captain").lower() in YES:
                 team.captains.append(player)
         seed_text = cell(row, "seed")
@@ -358,7 +418,10 @@ def teams_import(
                     name=team.name,
                     seed=team.seed,
                     club=team.club,
-                    players=team.players,
+                    players=[
+                        PersonDetails(name=name, club=team.club, **extras)
+                        for name, extras in zip(team.players, team.extras, strict=True)
+                    ],
                     captain=team.captains[0] if team.captains else None,
                 )
                 for team in parsed

@@ -35,7 +35,7 @@ from tournaments.live.topics import (
     team_topic,
 )
 from tournaments.models import Championship
-from tournaments.people import selectors as people_selectors
+from tournaments.people import history as people_history
 
 logger = logging.getLogger(__name__)
 
@@ -186,7 +186,7 @@ def on_changed(
         # The pages of its teams and players, which no topic of the championship names
         # (a person's page spans championships): two small queries, for a result or a
         # table given, never for a hand or a tap.
-        teams, persons = people_selectors.match_people(match_id=match_id)
+        teams, persons = people_history.match_people(match_id=match_id)
         topics += [team_topic(pk) for pk in teams] + [person_topic(pk) for pk in persons]
     # The versions at once: the writer's next request, and every reader Django serves,
     # already sees the change.

@@ -16,7 +16,7 @@ from tournaments import formats
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.formats import Bracket
 from tournaments.models import Championship, CheckIn, Match, Round, Stage, Team
-from tournaments.people.selectors import text_matches
+from tournaments.people.history import text_matches
 
 
 def _match_queryset() -> QuerySet[Match]:

@@ -39,6 +39,7 @@ from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
+from tournaments.web import people_organiser
 from tournaments.web.forms import (
     InvitationAcceptForm,
     RefereeAddForm,
@@ -296,14 +297,10 @@ def team_edit(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     championship = _championship(request, slug)
     team = _team(championship, team_id)
     form = TeamEditForm(request.POST if request.method == "POST" else None, team=team)
-    if request.method == "POST" and form.is_valid():
-        try:
-            team = championship_services.team_edit(team=team, **form.service_kwargs())
-        except ValidationError as error:
-            add_service_error(form, error)
-        else:
-            messages.success(request, _("Team %(name)s saved.") % {"name": team.name})
-            return redirect("organiser:team_edit", slug=slug, team_id=team.pk)
+    # Posted: asked about likely matches, or saved; else the form again with its errors.
+    posted = request.method == "POST" and form.is_valid()
+    if posted and (answer := people_organiser.team_edit_post(request, form, championship, team)):
+        return answer
     return _team_page(request, championship, team, form=form)
 
 
@@ -535,15 +532,14 @@ def teams_template(request: HttpRequest, slug: str, language: str) -> HttpRespon
     writer.writerow(header)
     for index in range(1, championship.team_size + 1):
         mark = "x" if index == 1 and championship.is_catalan and championship.team_size > 1 else ""
-        writer.writerow(
-            [
-                team,
-                player % {"number": index},
-                "1" if index == 1 else "",
-                club if index == 1 else "",
-                mark,
-            ]
-        )
+        row = {
+            "team": team,
+            "player": player % {"number": index},
+            "seed": "1" if index == 1 else "",
+            "club": club if index == 1 else "",
+            "captain": mark,
+        }
+        writer.writerow([row.get(key, "") for key in TEMPLATE_HEADERS["en"]])
     response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="teams-{language}.csv"'
     return response

@@ -23,6 +23,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -36,6 +37,7 @@ from tournaments.results import services as result_services
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
+from tournaments.web import people_organiser
 from tournaments.web.forms import (
     PRESET_CHOICES,
     ChampionshipCreateForm,
@@ -193,6 +195,17 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         form = TeamForm(request.POST, championship=championship)
         if form.is_valid():
+            # A typed player likely already on record is asked about before anything,
+            # unless the team is refused anyway (a double submit: its name is taken).
+            action = reverse("organiser:teams", args=[slug])
+            taken = championship.teams.filter(name=form.cleaned_data["name"].strip()).exists()
+            if not taken and (
+                asked := people_organiser.ask_people(
+                    request, form, championship=championship, action=action, back=action
+                )
+            ):
+                return asked
+            known = people_organiser.known_licences(form)
             try:
                 team = championship_services.team_create(
                     championship=championship, **form.service_kwargs()
@@ -201,6 +214,7 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
                 add_service_error(form, error)
             else:
                 messages.success(request, _("Team %(name)s added.") % {"name": team.name})
+                people_organiser.licence_notices(request, form, known)
                 return redirect("organiser:teams", slug=slug)
     else:
         form = TeamForm(championship=championship)
@@ -250,6 +264,7 @@ def teams_import(request: HttpRequest, slug: str) -> HttpResponse:
                 ngettext("%(count)s team imported.", "%(count)s teams imported.", count)
                 % {"count": count},
             )
+            people_organiser.import_notice(request, championship)
             return redirect("organiser:teams", slug=slug)
     return _teams_page(
         request,

@@ -1,7 +1,7 @@
 """Public pages of people and teams, and the schedule: a person across championships, a
 team in one, and where everyone plays now (with "find my team or my name").
 
-No login, no contact data: the pages read ``people.selectors``, which never give a
+No login, no contact data: the pages read ``people.history``, which never give a
 person's email, phone or licence number, and show each player as his person asked ("Ana
 R."). Drafts are not public: a team of a draft answers 404, and so does a person whose
 every team is in a draft. Cached and live like the other public pages
@@ -19,7 +19,7 @@ from django.shortcuts import render
 from tournaments import live
 from tournaments.championships.words import words
 from tournaments.live import public_page
-from tournaments.people import selectors as people_selectors
+from tournaments.people import history as people_history
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.public import _championship
 
@@ -31,7 +31,7 @@ QUERY_MAX = 60
 def person(request: HttpRequest, person_id: int) -> HttpResponse:
     """A person: every public championship he played, with his team, partners,
     placement, record and matches, and his next match."""
-    history = people_selectors.person_public(person_id=person_id)
+    history = people_history.person_public(person_id=person_id)
     if history is None:
         raise Http404("No such person.")
     for stint in history.stints:
@@ -48,7 +48,7 @@ def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     """A team: its line-up (and who replaced whom), its standing, its next match, its
     matches and results."""
     found = _championship(slug)
-    page = people_selectors.team_page(championship=found, team_id=team_id)
+    page = people_history.team_page(championship=found, team_id=team_id)
     if page is None:
         raise Http404("No such team.")
     return render(

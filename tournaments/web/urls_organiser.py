@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import day, entries, links_organiser, printing, results
+from tournaments.web import day, entries, links_organiser, people_organiser, printing, results
 from tournaments.web import organiser as views
 
 app_name = "organiser"
@@ -40,6 +40,10 @@ urlpatterns = [
     # Before the <slug>/ pages: these two segments are not a championship's.
     path("invitation/<str:token>/", day.invitation_accept, name="invitation"),
     path("check-in/<str:token>/", day.check_in_scan, name="check_in_scan"),
+    # The people of every championship the user manages: one page across them.
+    path("people/", people_organiser.people, name="people"),
+    path("people/merge/", people_organiser.person_merge, name="person_merge"),
+    path("people/<int:person_id>/", people_organiser.person_edit, name="person_edit"),
     path("<slug:slug>/", views.championship_overview, name="championship"),
     path("<slug:slug>/details/", views.championship_details, name="championship_details"),
     path("<slug:slug>/status/", views.championship_status, name="championship_status"),

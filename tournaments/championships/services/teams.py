@@ -190,18 +190,24 @@ def team_entry_problems(
 
 @transaction.atomic
 def team_add_player(
-    *, team: Team, name: str = "", player: Player | None = None, club: str = ""
+    *,
+    team: Team,
+    name: str = "",
+    player: Player | None = None,
+    club: str = "",
+    details: PersonDetails | None = None,
 ) -> Player:
-    """Add a player (an existing one, or a new one by name) at the end of the team."""
+    """Add a player (an existing one, or a new one by name, or by ``details`` when more is
+    known of him: his licence, contact, the person he is) at the end of the team."""
     team = Team.objects.select_for_update().select_related("championship").get(pk=team.pk)
     size = team.championship.team_size
     if team.memberships.count() >= size:
         raise _team_sizes_error(team, size)
     if player is None:
-        name = name.strip()
-        if not name:
+        details = details or PersonDetails(name=name, club=club)
+        if not details.name.strip():
             raise TournamentError(_("A player needs a name."), code="player_name_missing")
-        (player,) = players_create([PersonDetails(name=name, club=club)])
+        (player,) = players_create([details])
     elif Membership.objects.filter(
         player=player, team__championship_id=team.championship_id
     ).exists():
@@ -323,13 +329,14 @@ def team_edit(
     name: str,
     club: str,
     seed: int | None,
-    players: Sequence[str],
+    players: Sequence[str | PersonDetails],
     captain: int | None = None,
 ) -> Team:
     """Change a team's name, club, seed and its players' names (``players`` in seating
     order, as the form lists them: a name corrected keeps the player, so his matches and
     hands stay his; a name given where the team had nobody adds a player). ``captain``:
-    the index (from 1) of the cap de colla in ``players``.
+    the index (from 1) of the cap de colla in ``players``. A player added may come as
+    ``PersonDetails`` (his licence, contact, the person the organiser chose).
 
     To put another person in a team that has played, use :func:`team_substitute`.
     """
@@ -344,7 +351,7 @@ def team_edit(
         team.seed = None
         team.save(update_fields=["seed"])
     members = list(team.memberships.select_related("player").order_by("order", "pk"))
-    names = [n.strip() for n in players]
+    names = [PersonDetails.of(p).name.strip() for p in players]
     seen: set[str] = set()
     for entered in names:
         if entered and entered.casefold() in seen:
@@ -363,7 +370,9 @@ def team_edit(
                 player.name = entered
                 player.save(update_fields=["name"])
         elif entered:
-            team_add_player(team=team, name=entered, club=team.club)
+            given = players[index]
+            details = given if isinstance(given, PersonDetails) else None
+            team_add_player(team=team, name=entered, club=team.club, details=details)
     if captain is not None:
         ordered = list(team.memberships.select_related("player").order_by("order", "pk"))
         if not 1 <= captain <= len(ordered):

@@ -6,7 +6,8 @@ the view calls the service and puts a ``TournamentError`` back on the form with
 :func:`add_service_error`, on the field it names when there is one. One module per
 family: ``championships`` (a championship, its rules and tie-breaks), ``teams`` (entries,
 edits, substitutions), ``rounds`` (stages, tables, walkovers, referees of a round),
-``referees`` (the championship's referees and their invitations).
+``referees`` (the championship's referees and their invitations), ``people`` (a
+person's details, the people's search).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tournaments.web.forms.championships import (
     TieBreakChainMixin,
     rule_choices,
 )
+from tournaments.web.forms.people import PeopleSearchForm, PersonForm
 from tournaments.web.forms.referees import (
     InvitationAcceptForm,
     RefereeAddForm,
@@ -53,6 +55,8 @@ __all__ = [
     "InvitationAcceptForm",
     "MatchAssignForm",
     "MatchAssignFormSet",
+    "PeopleSearchForm",
+    "PersonForm",
     "RefereeAddForm",
     "RefereeChoiceField",
     "RefereeInviteForm",
