@@ -39,7 +39,7 @@ def entries_closed_problem(
     if policy is None or not policy.is_open:
         return _("Entries are not open: the organiser takes the teams himself.")
     if policy.closes_at is not None and policy.closes_at <= now:
-        return _("Entries closed on %(when)s.") % {
+        return _("Entries closed on %(when)s") % {
             "when": _when(policy.closes_at, championship),
         }
     return None
