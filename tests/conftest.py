@@ -336,6 +336,23 @@ def csp_violations() -> list[str]:
     return []
 
 
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def shoot_three_sizes(page, shots: Path, name: str) -> None:
+    """Screenshots of ``page`` at phone, tablet and desktop sizes (``name-phone.png``...);
+    on the phone nothing may be wider than the screen."""
+    size = page.viewport_size
+    for label, viewport in (("phone", PHONE), ("tablet", TABLET), ("desktop", DESKTOP)):
+        page.set_viewport_size(viewport)
+        if label == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+        page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(size)
+
+
 def watch_csp(context, violations: list[str]) -> None:
     """Collect into ``violations`` every CSP report of the pages of a browser context."""
 

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
 
-from tests.conftest import watch_csp
+from tests.conftest import DESKTOP, PHONE, shoot_three_sizes, watch_csp
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.championships import services as championship_services
@@ -32,21 +32,7 @@ from tournaments.models import (
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
-PHONE = {"width": 390, "height": 844}
-TABLET = {"width": 820, "height": 1180}
-DESKTOP = {"width": 1280, "height": 800}
 PASSWORD = "vale-cuatro-2026"
-
-
-def shoot(page, shots, name: str) -> None:
-    """The page at three sizes; on the phone nothing may be wider than the screen."""
-    size = page.viewport_size
-    for label, viewport in (("phone", PHONE), ("tablet", TABLET), ("desktop", DESKTOP)):
-        page.set_viewport_size(viewport)
-        if label == "phone":
-            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
-        page.screenshot(path=str(shots / f"journey-{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(size)
 
 
 def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone(
@@ -87,7 +73,7 @@ def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone
     page = phone.new_page()
     page.set_default_timeout(15_000)
     page.goto(entry_url)
-    shoot(page, shots, "entry-form")
+    shoot_three_sizes(page, shots, "journey-entry-form")
     page.fill("#id_team_name", "Los Pardos")
     page.fill("#id_player_1", "Ana Ruiz")
     page.fill("#id_player_2", "Juan Gil")
@@ -98,7 +84,7 @@ def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone
     link = page.input_value("#team-link-text")
     assert link.startswith(f"{live_server.url}/c/{championship.slug}/team/")
     assert "Los Pardos is entered." in page.inner_text("#entry-place")
-    shoot(page, shots, "entry-done")
+    shoot_three_sizes(page, shots, "journey-entry-done")
     (message,) = mail.outbox
     assert message.to == ["ana@example.com"] and link in message.body
 
@@ -119,7 +105,7 @@ def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone
     page.goto(link)
     page.click("#check-in button:has-text('Check in')")
     page.wait_for_selector("#checked-in")
-    shoot(page, shots, "checked-in")
+    shoot_three_sizes(page, shots, "journey-checked-in")
 
     # The others checked in at the door; the round drawn; the match given table 7.
     for team in stage.teams.exclude(name="Los Pardos"):
@@ -139,7 +125,7 @@ def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone
     page.wait_for_selector(".schedule-found")
     assert "Los Pardos" in page.inner_text(".schedule-found")
     assert "7" in page.inner_text(".found__table")
-    shoot(page, shots, "schedule-found")
+    shoot_three_sizes(page, shots, "journey-schedule-found")
 
     # The match is played; Ana confirms its result through the link.
     play(ours, entry.team)
@@ -148,7 +134,7 @@ def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone
     page.wait_for_selector(".message:has-text('Result confirmed.')")
     answer = MatchConfirmation.objects.get(match=ours)
     assert answer.status == "confirmed" and not answer.on_behalf
-    shoot(page, shots, "confirmed")
+    shoot_three_sizes(page, shots, "journey-confirmed")
 
     # And she looks back at what she played, on her own page.
     ana = Person.objects.get(players__name="Ana Ruiz")
@@ -156,7 +142,7 @@ def test_a_player_signs_up_checks_in_finds_his_table_and_confirms_from_his_phone
     body = page.inner_text("main")
     assert "Open de Truco de Primavera" in body and "Los Pardos" in body
     assert "Juan Gil" in body  # her partner
-    shoot(page, shots, "person")
+    shoot_three_sizes(page, shots, "journey-person")
 
     # Every act through the link is in the audit log; the organiser typed no team.
     assert set(

@@ -14,29 +14,14 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tests.conftest import watch_csp
+from tests.conftest import DESKTOP, PHONE, shoot_three_sizes, watch_csp
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.models import Championship, CheckIn, MatchConfirmation, TeamAct
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 
-PHONE = {"width": 390, "height": 844}
-TABLET = {"width": 820, "height": 1180}
-DESKTOP = {"width": 1280, "height": 800}
 PASSWORD = "vale-cuatro-2026"
-
-
-def shoot(page, shots, name: str) -> None:
-    """The page at three sizes; nothing may widen it past the phone's screen."""
-    size = page.viewport_size
-    for label, viewport in (("phone", PHONE), ("tablet", TABLET), ("desktop", DESKTOP)):
-        page.set_viewport_size(viewport)
-        if label == "phone":
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= PHONE["width"], name
-        page.screenshot(path=str(shots / f"links-{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(size)
 
 
 def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
@@ -66,17 +51,17 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     organiser.wait_for_selector("#team-link-text")
     link = organiser.input_value("#team-link-text")
     assert f"/c/{championship.slug}/team/" in link
-    shoot(organiser, shots, "organiser-link-shown")
+    shoot_three_sizes(organiser, shots, "links-organiser-link-shown")
     organiser.goto(f"{live_server.url}{base}/teams/{team.pk}/")
     assert "A live link exists" in organiser.inner_text("#team-link-panel")
-    shoot(organiser, shots, "organiser-team-panel")
+    shoot_three_sizes(organiser, shots, "links-organiser-team-panel")
 
     organiser.goto(f"{live_server.url}{base}/stages/{stage.pk}/check-in/")
     until = timezone.localtime(timezone.now() + datetime.timedelta(hours=2), championship.zone)
     organiser.fill("#id_until", until.strftime("%Y-%m-%dT%H:%M"))
     organiser.click("button:has-text('Let teams check in themselves')")
     organiser.wait_for_selector(".message:has-text('Teams may now check in themselves')")
-    shoot(organiser, shots, "organiser-check-in-window")
+    shoot_three_sizes(organiser, shots, "links-organiser-check-in-window")
 
     # The team, on a phone.
     phone = browser.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": "en"})
@@ -88,7 +73,7 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     assert answer.headers["referrer-policy"] == "strict-origin"
     assert team.name in page.inner_text("h1")
     assert "No match scheduled yet." in page.inner_text("#next-match")
-    shoot(page, shots, "team-before")
+    shoot_three_sizes(page, shots, "links-team-before")
 
     page.click("#check-in button:has-text('Check in')")
     page.wait_for_selector("#checked-in")
@@ -111,7 +96,7 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     opponent = mine.team_a if mine.team_b_id == team.pk else mine.team_b
     assert opponent.name in page.inner_text("#next-match-opponent")
     assert page.is_visible(f"#result-{first.pk}")
-    shoot(page, shots, "team-next-match")
+    shoot_three_sizes(page, shots, "links-team-next-match")
 
     # The result of its finished match, confirmed.
     page.click(f"#result-{first.pk} button:has-text('Confirm the result')")
@@ -120,7 +105,7 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     answer = MatchConfirmation.objects.get(match=first)
     side = "A" if first.team_a_id == team.pk else "B"
     assert (answer.side, answer.status, answer.on_behalf) == (side, "confirmed", False)
-    shoot(page, shots, "team-after")
+    shoot_three_sizes(page, shots, "links-team-after")
 
     # Every act through the link is in the organiser's audit log.
     assert set(TeamAct.objects.filter(via="link").values_list("action", flat=True)) == {
@@ -131,7 +116,7 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     section = organiser.inner_text("#team-acts")
     assert "Checked in" in section and "Result confirmed" in section
     assert "personal link" in section
-    shoot(organiser, shots, "organiser-audit")
+    shoot_three_sizes(organiser, shots, "links-organiser-audit")
 
     # A revoked link opens nothing.
     organiser.goto(f"{live_server.url}{base}/teams/{team.pk}/")
@@ -140,5 +125,5 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     refused = page.goto(link)
     assert refused.status == 403
     assert "This link was revoked" in page.inner_text("#link-refused")
-    shoot(page, shots, "team-refused")
+    shoot_three_sizes(page, shots, "links-team-refused")
     assert csp_violations == []
