@@ -114,9 +114,7 @@ def test_a_penalty_and_the_trailing_side_winning_the_chico():
 
 
 def test_the_winner_of_a_chico_is_marked():
-    facts = scoring.hand_facts(
-        record([{"trick": "B"}, {"trick": "B"}], score={"A": 0, "B": 29})
-    )
+    facts = scoring.hand_facts(record([{"trick": "B"}, {"trick": "B"}], score={"A": 0, "B": 29}))
     assert facts.sides["B"].chico_won and not facts.sides["A"].chico_won
     assert facts.status is HandStatus.GAME_OVER
 
