@@ -1410,6 +1410,8 @@ class HandSideStat(models.Model):
         ]
         indexes = [
             models.Index(fields=["championship", "team"], name="side_stat_championship"),
+            # The biggest hand of a championship: its first row by points.
+            models.Index(fields=["championship", "-points"], name="side_stat_points"),
         ]
 
     def __str__(self) -> str:

@@ -173,10 +173,14 @@ class ChampionshipStatistics:
 
 
 def championship_totals(*, championship: Championship) -> Totals:
-    """A championship's sums: hands counted once (side A's rows), everything else over
-    both sides."""
+    """A championship's sums: hands and envidos played counted once (side A's rows),
+    everything else over both sides."""
+    once = {
+        "hands": Count("pk", filter=Q(side="A")),
+        "envido_played": Sum("envido_played", filter=Q(side="A")),
+    }
     rows = HandSideStat.objects.filter(championship=championship)
-    return Totals.of(rows.aggregate(**(_team_sums() | {"hands": Count("pk", filter=Q(side="A"))})))
+    return Totals.of(rows.aggregate(**(_team_sums() | once)))
 
 
 def championship_teams(*, championship: Championship) -> list[TeamRow]:

@@ -31,12 +31,12 @@ from tournaments.web.public import _championship
 CHART_WIDTH = 320
 BAR_HEIGHT = 18
 BAR_GAP = 8
-LABEL_WIDTH = 118
+LABEL_WIDTH = 100
 VALUE_ROOM = 40
 
 # The steps of the truco by level, when the family is not known (a person's page).
 STEP_NAMES = (
-    _("truco, no call accepted"),
+    _("without truco"),
     _("first step"),
     _("second step"),
     _("third step"),
@@ -64,14 +64,15 @@ class Chart:
     bars: list[Bar]
 
 
-def source_labels(ladder: tuple[str, ...] | None) -> dict[str, Any]:
-    """Each source of points in words; the truco's steps named by ``ladder`` (the
-    championship's calls), or by their number when it is not known."""
-    labels: dict[str, Any] = {
-        "envido_points": _("envido"),
-        "flor_points": _("flor"),
-        "truco_points_0": STEP_NAMES[0],
-    }
+def source_labels(rules: RuleSet | None) -> dict[str, Any]:
+    """Each source of points in words: those of the championship's ``rules`` (no envido
+    nor flor in catalan), the truco's steps named by its calls; every source, the steps
+    by their number, when the rules are not known (a person's page)."""
+    ladder = None if rules is None else rules.ladder.calls
+    labels: dict[str, Any] = {}
+    if rules is None or rules.has_envido:
+        labels |= {"envido_points": _("envido"), "flor_points": _("flor")}
+    labels["truco_points_0"] = STEP_NAMES[0]
     for level in (1, 2, 3):
         key = f"truco_points_{level}"
         if ladder is None:
@@ -115,8 +116,8 @@ def points_chart(totals: Totals, labels: dict[str, Any]) -> Chart:
     return Chart(width=CHART_WIDTH, height=height, label_width=LABEL_WIDTH, bars=bars)
 
 
-def _ladder(championship: Championship) -> tuple[str, ...]:
-    return RuleSet.from_spec(rules_spec(championship)).ladder.calls
+def _rules(championship: Championship) -> RuleSet:
+    return RuleSet.from_spec(rules_spec(championship))
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ class Section:
 def team_section(team: Any, championship: Championship) -> Section:
     """The statistics section of a team's page (one query)."""
     totals = selectors.team_statistics(team=team)
-    labels = source_labels(_ladder(championship))
+    labels = source_labels(_rules(championship))
     return Section(totals, points_chart(totals, labels), labels)
 
 
@@ -149,7 +150,7 @@ def championship_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     team's and each player's numbers, the biggest hand and the longest match."""
     found = _championship(slug)
     statistics = selectors.championship_statistics(championship=found)
-    labels = source_labels(_ladder(found))
+    labels = source_labels(_rules(found))
     return render(
         request,
         "tournaments/statistics.html",
