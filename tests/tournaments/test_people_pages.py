@@ -102,7 +102,7 @@ def two_championships(begona):
 def test_a_person_page_shows_both_championships_with_partners_placement_and_record(
     client, two_championships, begona
 ):
-    page = client.get(reverse("tournaments:person", args=[begona.pk])).content.decode()
+    page = _person_page(client, begona, HTTP_ACCEPT_LANGUAGE="en")
     assert "Begoña Martínez" in page
     spring, autumn = page.index("Liga de Primavera"), page.index("Copa de Otoño")
     assert spring < autumn  # the most recent first
