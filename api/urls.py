@@ -14,6 +14,7 @@ from api.views import (
     persons,
     referees,
     stages,
+    statistics,
     teams,
 )
 
@@ -32,6 +33,16 @@ v1 = [
     path(CHAMPIONSHIP + "teams/", teams.TeamList.as_view(), name="teams"),
     path(CHAMPIONSHIP + "teams/import/", teams.TeamImport.as_view(), name="teams-import"),
     path(CHAMPIONSHIP + "teams/<int:team_id>/", teams.TeamDetail.as_view(), name="team"),
+    path(
+        CHAMPIONSHIP + "teams/<int:team_id>/statistics/",
+        statistics.TeamStatistics.as_view(),
+        name="team-statistics",
+    ),
+    path(
+        CHAMPIONSHIP + "statistics/",
+        statistics.ChampionshipStatistics.as_view(),
+        name="statistics",
+    ),
     path(CHAMPIONSHIP + "entries/", entries.EntryList.as_view(), name="entries"),
     path(ENTRY + "accept/", entries.EntryAccept.as_view(), name="entry-accept"),
     path(ENTRY + "refuse/", entries.EntryRefuse.as_view(), name="entry-refuse"),
@@ -58,6 +69,11 @@ v1 = [
     path("players/<int:player_id>/", teams.PlayerDetail.as_view(), name="player"),
     path("persons/", persons.PersonList.as_view(), name="persons"),
     path("persons/<int:person_id>/", persons.PersonDetail.as_view(), name="person"),
+    path(
+        "persons/<int:person_id>/statistics/",
+        statistics.PersonStatistics.as_view(),
+        name="person-statistics",
+    ),
 ]
 
 urlpatterns = [

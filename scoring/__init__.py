@@ -61,6 +61,7 @@ from scoring.errors import (
     RecordError,
     RuleSetError,
 )
+from scoring.facts import HandFacts, PlayerFacts, SideFacts, hand_facts, match_hand_facts
 from scoring.hand import apply, hand_result, is_finished, legal_actions, needs_settlement, result
 from scoring.match import (
     MatchResult,
@@ -107,6 +108,7 @@ __all__ = [
     "FlorWinner",
     "Game",
     "HandEntry",
+    "HandFacts",
     "HandKind",
     "HandResult",
     "HandState",
@@ -125,9 +127,11 @@ __all__ = [
     "Penalty",
     "Phase",
     "Play",
+    "PlayerFacts",
     "RecordError",
     "RuleSet",
     "RuleSetError",
+    "SideFacts",
     "Suit",
     "Trick",
     "Void",
@@ -136,11 +140,13 @@ __all__ = [
     "check_text",
     "envido_points",
     "flor_points",
+    "hand_facts",
     "hand_from_record",
     "hand_result",
     "has_flor",
     "is_finished",
     "legal_actions",
+    "match_hand_facts",
     "needs_settlement",
     "next_hand",
     "next_hand_from_state",

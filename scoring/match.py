@@ -422,6 +422,7 @@ class _Table:
         self.last_kind = ""
         self.hands: list[MatchHand] = []
         self._parts: list[HandResult] = []  # the hand being played: its scored sub-hands
+        self._records: list[dict[str, Any]] = []  # and the hand records they were scored from
         self._pairs: tuple[tuple[str, str], ...] = ()
         self.games: list[Game] = []
         self.winner: str | None = None
@@ -488,7 +489,7 @@ class _Table:
         order = self.order()
         before = dict(self.score)
         kind = self.expected_kind()
-        self._parts, self._pairs = [], ()
+        self._parts, self._records, self._pairs = [], [], ()
         gallo = self.redondo_fields(order).get("gallo") if kind == "redondo" else None
         if "pica_pica" in hand and hand["pica_pica"] is not None:
             if kind != "pica_pica":
@@ -517,6 +518,7 @@ class _Table:
                 gallo=gallo,
                 pairs=self._pairs,
                 parts=tuple(self._parts),
+                records=tuple(self._records),
             )
         )
         if status == "game_over":
@@ -594,8 +596,10 @@ class _Table:
         if "gallo" in fields:
             self._check_gallo(hand, fields["gallo"])
         if not self.gallo_por_turno:
-            result = score_hand(self.hand_record(hand, **fields))
+            record = self.hand_record(hand, **fields)
+            result = score_hand(record)
             self._parts.append(HandResult.from_dict(result))
+            self._records.append(record)
             self.score = dict(result["score"])
             return dict(result["points"]), result["status"]
 
@@ -607,8 +611,10 @@ class _Table:
         events = hand.get("events")
         if isinstance(events, list):
             events = [_merge_side(e, pair_sides[1], pair_side) for e in events]
-        result = score_hand(self.hand_record({**hand, "events": events}, **fields))
+        record = self.hand_record({**hand, "events": events}, **fields)
+        result = score_hand(record)
         self._parts.append(HandResult.from_dict(result))
+        self._records.append(record)
         won = result["points"]
         points = dict.fromkeys(self.teams, 0)
         points[gallo_side] = won[gallo_side]
@@ -652,16 +658,12 @@ class _Table:
         for sub in subhands:
             first, second = sub["order"]
             teams = {self.side_of[first]: [first], self.side_of[second]: [second]}
-            result = score_hand(
-                self.hand_record(
-                    sub,
-                    teams=teams,
-                    order=[first, second],
-                    score=dict(self.score),
-                    pica_pica=True,
-                )
+            record = self.hand_record(
+                sub, teams=teams, order=[first, second], score=dict(self.score), pica_pica=True
             )
+            result = score_hand(record)
             self._parts.append(HandResult.from_dict(result))
+            self._records.append(record)
             for side, won in result["points"].items():
                 points[side] += won
             self.score = dict(result["score"])

@@ -81,7 +81,9 @@ class MatchHand:
     ``number`` counts from 1 over the whole match, ``game`` the chico (or joc) it belongs
     to; ``order`` is the seats from this hand's mano on (a pica-pica hand's pairs are in
     ``pairs``); ``score_before`` / ``score`` are the running score of the chico before and
-    after it; ``parts`` the scored sub-hands of a pica-pica hand (those counted).
+    after it; ``parts`` the scored hand records (one for a redondo, the counted sub-hands
+    of a pica-pica hand) and ``records`` the complete hand records they were scored from,
+    one per part (what :func:`scoring.facts.match_hand_facts` reads who called what in).
     """
 
     number: int
@@ -95,6 +97,7 @@ class MatchHand:
     gallo: str | None = None
     pairs: tuple[tuple[str, str], ...] = ()
     parts: tuple[HandResult, ...] = ()
+    records: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def mano(self) -> str:

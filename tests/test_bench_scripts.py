@@ -11,6 +11,7 @@ SCRIPTS = [
     ["bench/engine.py", "--hands", "20", "--repeat", "1"],
     ["bench/pairing.py", "--teams", "16", "--rounds", "2", "--repeat", "1"],
     ["bench/exports.py", "--hands", "50"],
+    ["bench/statistics_pages.py", "--hands", "60", "--repeat", "1"],
 ]
 
 

@@ -270,7 +270,7 @@ def test_the_pages_cost_a_fixed_number_of_queries(
         standing_services.standings_refresh(stage=stage)
     flores = two_championships["flores"]
     urls = {
-        "person": (reverse("tournaments:person", args=[begona.pk]), PERSON_QUERIES),
+        "person": (reverse("tournaments:person", args=[begona.pk]), PERSON_PAGE_QUERIES),
         "team": (reverse("tournaments:team", args=["primavera", flores.pk]), TEAM_QUERIES),
         "schedule": (reverse("tournaments:schedule", args=["primavera"]) + "?q=flo", 7),
         "api": (reverse("api:person", args=[begona.pk]), PERSON_QUERIES),
@@ -284,9 +284,11 @@ def test_the_pages_cost_a_fixed_number_of_queries(
 # stages, groups and snapshots of the placements; one stale standings computed (the
 # league being played has a result since its last refresh: 2 more).
 PERSON_QUERIES = 11
+# The page also sums his statistics from the hands (one query).
+PERSON_PAGE_QUERIES = PERSON_QUERIES + 1
 # Team: the championship, the team, members, substitutions, matches, placement (3) and
-# a stale standings computed.
-TEAM_QUERIES = 11
+# a stale standings computed; its statistics from the hands (one query).
+TEAM_QUERIES = 12
 
 
 def _queries(client, url: str) -> int:

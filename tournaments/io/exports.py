@@ -26,6 +26,7 @@ from django.db.models import Prefetch, QuerySet
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.models import Championship, Hand, HandRevision, Match, TeamAct
+from tournaments.ratings import statistics_selectors
 from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.standings import selectors as standing_selectors
@@ -416,15 +417,61 @@ def _json(value: Any) -> str:
     return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+# The statistics' columns after ``kind`` and ``name``: the sums of docs/csv.md.
+STATISTICS_SUMS = [
+    "hands",
+    "points",
+    *statistics_selectors.SOURCES,
+    "envido_called",
+    "envido_accepted",
+    "envido_refused",
+    "envido_played",
+    "envido_won",
+    "truco_calls",
+    "truco_accepted",
+    "truco_refused",
+    "truco_raised",
+    "truco_answers",
+    "flor_sung",
+    "mazos",
+    "penalties",
+    "chicos_won",
+    "comebacks",
+]
+STATISTICS_COLUMNS = ["kind", "team", "player", "person", *STATISTICS_SUMS]
+
+
+def export_statistics(championship: Championship) -> Iterator[str]:
+    """The championship's statistics from the hands: a row per team (``kind`` team), then
+    a row per player (``kind`` player: his name as the public sees it, his person's id,
+    his side's points and his own calls). Public: no contact data, no licence."""
+
+    def rows() -> Iterator[list[Any]]:
+        for team_row in statistics_selectors.championship_teams(championship=championship):
+            totals = team_row.totals
+            yield ["team", team_row.team.name, "", "", *_sums(totals)]
+        for person in statistics_selectors.championship_people(championship=championship):
+            team = person.team.name if person.team else ""
+            yield ["player", team, person.name, person.person_id or "", *_sums(person.totals)]
+
+    return _csv_lines(STATISTICS_COLUMNS, rows())
+
+
+def _sums(totals: statistics_selectors.Totals) -> list[int]:
+    return [getattr(totals, name) for name in STATISTICS_SUMS]
+
+
 EXPORTS: dict[str, Callable[[Championship], Iterator[str]]] = {
     "standings": export_standings,
     "matches": export_matches,
     "hands": export_hands,
+    "statistics": export_statistics,
 }
 
 
 def export_csv(championship: Championship, kind: str) -> Iterator[str]:
-    """The export ``kind`` (standings, matches or hands); ``KeyError`` for another kind."""
+    """The export ``kind`` (standings, matches, hands or statistics); ``KeyError`` for
+    another kind."""
     return EXPORTS[kind](championship)
 
 

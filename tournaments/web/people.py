@@ -22,6 +22,7 @@ from tournaments.live import public_page
 from tournaments.people import history as people_history
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.public import _championship
+from tournaments.web.statistics import person_section, team_section
 
 # A search longer than any name is cut: every distinct query is a page in the cache.
 QUERY_MAX = 60
@@ -39,7 +40,11 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
     return render(
         request,
         "tournaments/person.html",
-        {"history": history, "name": history.person.public_name},
+        {
+            "history": history,
+            "name": history.person.public_name,
+            "person_statistics": person_section(history.person),
+        },
     )
 
 
@@ -54,7 +59,12 @@ def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     return render(
         request,
         "tournaments/team.html",
-        {"championship": found, "words": words(found), "page": page},
+        {
+            "championship": found,
+            "words": words(found),
+            "page": page,
+            "team_statistics": team_section(page.team, found),
+        },
     )
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import entry, people, public, team_link
+from tournaments.web import entry, people, public, statistics, team_link
 
 app_name = "tournaments"
 
@@ -25,6 +25,12 @@ urlpatterns = [
     path("c/<slug:slug>/matches/<int:match_id>/", public.match, name="match"),
     path("c/<slug:slug>/teams/<int:team_id>/", people.team, name="team"),
     path("c/<slug:slug>/schedule/", people.schedule, name="schedule"),
+    path(
+        "c/<slug:slug>/statistics/",
+        statistics.championship_statistics,
+        name="statistics",
+    ),
+    path("c/<slug:slug>/statistics.csv", statistics.statistics_csv, name="statistics_csv"),
     path("people/<int:person_id>/", people.person, name="person"),
     path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
 ]

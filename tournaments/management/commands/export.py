@@ -1,4 +1,5 @@
-"""``manage.py export SLUG standings|matches|hands [-o FILE]``: a CSV export (docs/csv.md)."""
+"""``manage.py export SLUG standings|matches|hands|statistics [-o FILE]``: a CSV export
+(docs/csv.md)."""
 
 import os
 import sys
@@ -13,7 +14,7 @@ from tournaments.management.commands._common import TanteoCommand, championship
 
 
 class Command(TanteoCommand):
-    help = gettext_lazy("Export standings, matches or hands as CSV (UTF-8 with a BOM).")
+    help = gettext_lazy("Export standings, matches, hands or statistics as CSV (UTF-8 with a BOM).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")

@@ -15,6 +15,7 @@ from tournaments.results.services.hands import (
     hand_delete_last,
     hand_record,
     hand_remove,
+    hand_statistics_rebuild,
     match_hands_import,
 )
 from tournaments.results.services.matches import (
@@ -34,6 +35,7 @@ __all__ = [
     "hand_delete_last",
     "hand_record",
     "hand_remove",
+    "hand_statistics_rebuild",
     "match_assign",
     "match_confirm",
     "match_dispute",

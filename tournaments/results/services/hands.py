@@ -12,13 +12,15 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import EngineError, HandStatus, MatchHand, MatchResult, MatchState
+from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import (
+    Championship,
     Game,
     Hand,
     HandDraft,
@@ -26,6 +28,7 @@ from tournaments.models import (
     Match,
     MatchConfirmation,
 )
+from tournaments.ratings import statistics
 from tournaments.results import records
 from tournaments.results.selectors import last_revision, result_change_problem
 from tournaments.results.services.matches import (
@@ -411,6 +414,7 @@ def _derive(
 
     new_hands: list[Hand] = []
     changed_hands: list[Hand] = []
+    had_statistics = any(hand.pk is not None for hand in hands)
     for hand, result in zip(hands, scored, strict=True):
         values = {
             "game_id": games[result.game - 1].pk,
@@ -435,6 +439,10 @@ def _derive(
         Hand.objects.bulk_update(changed_hands, _HAND_FIELDS)
     if new_hands:
         Hand.objects.bulk_create(new_hands)
+    # What the hands tell, kept with them (the statistics): in this transaction.
+    statistics.hand_statistics_write(
+        match=match, hands=hands, scored=scored, replace=had_statistics
+    )
 
     was_decided = match.status in Match.DECIDED
     old_winner = match.winner_id
@@ -479,3 +487,32 @@ def _result_changed(match: Match, *, advanced: bool = True) -> None:
     standings_invalidate(stage=match.stage)
     # The pages that show only decided results (standings, current rounds) follow too.
     announce_match(match, "result")
+
+
+def hand_statistics_rebuild(*, championship: Championship | None = None) -> tuple[int, int]:
+    """The statistics of every stored hand again (of one championship, or all), from the
+    engine's scoring of each match's hands: ``manage.py stats_rebuild``. One transaction
+    per match; a match whose hands the engine refuses (stored before a rule changed) is
+    left without statistics. Returns the matches rebuilt and those refused."""
+    matches = (
+        Match.objects.filter(hands__number=1)
+        .select_related("stage__championship", "team_a", "team_b")
+        .prefetch_related(
+            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+        )
+        .order_by("pk")
+    )
+    if championship is not None:
+        matches = matches.filter(stage__championship=championship)
+    rebuilt = refused = 0
+    for match in matches.iterator(chunk_size=200):
+        hands = list(match.hands.order_by("number"))
+        try:
+            result = records.score(match, [hand.record for hand in hands])
+        except EngineError:
+            refused += 1
+            continue
+        statistics.match_statistics_replace(match=match, hands=hands, scored=result.hands)
+        rebuilt += 1
+    return rebuilt, refused
