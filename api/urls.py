@@ -12,6 +12,7 @@ from api.views import (
     hands,
     matches,
     persons,
+    ratings,
     referees,
     stages,
     teams,
@@ -58,6 +59,12 @@ v1 = [
     path("players/<int:player_id>/", teams.PlayerDetail.as_view(), name="player"),
     path("persons/", persons.PersonList.as_view(), name="persons"),
     path("persons/<int:person_id>/", persons.PersonDetail.as_view(), name="person"),
+    path(
+        "persons/<int:person_id>/ratings/",
+        ratings.PersonRatings.as_view(),
+        name="person-ratings",
+    ),
+    path("ratings/<slug:family>/", ratings.Leaderboard.as_view(), name="ratings"),
 ]
 
 urlpatterns = [

@@ -20,6 +20,7 @@ from tournaments import live
 from tournaments.championships.words import words
 from tournaments.live import public_page
 from tournaments.people import history as people_history
+from tournaments.ratings import selectors as rating_selectors
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.public import _championship
 
@@ -39,7 +40,11 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
     return render(
         request,
         "tournaments/person.html",
-        {"history": history, "name": history.person.public_name},
+        {
+            "history": history,
+            "name": history.person.public_name,
+            "ratings": rating_selectors.person_ratings(person_id=person_id),
+        },
     )
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import entry, people, public, team_link
+from tournaments.web import entry, people, public, ratings, team_link
 
 app_name = "tournaments"
 
@@ -26,5 +26,6 @@ urlpatterns = [
     path("c/<slug:slug>/teams/<int:team_id>/", people.team, name="team"),
     path("c/<slug:slug>/schedule/", people.schedule, name="schedule"),
     path("people/<int:person_id>/", people.person, name="person"),
+    path("ratings/<slug:family>/", ratings.leaderboard, name="ratings"),
     path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
 ]

@@ -206,7 +206,9 @@ def test_a_corrected_result_rates_every_later_match_again(django_capture_on_comm
     first.refresh_from_db()
     assert first.winner == beto
 
-    a1_loss, b1_win = (lambda w, l: (l, w))(*plackett_luce_two((25, 25 / 3), (25, 25 / 3)))
+    a1_loss, b1_win = (lambda won, lost: (lost, won))(
+        *plackett_luce_two((25, 25 / 3), (25, 25 / 3))
+    )
     a2, _b2 = plackett_luce_two(a1_loss, b1_win)
     now = Rating.objects.get(person=ana_person)
     assert (now.mu, now.sigma) == pytest.approx(a2, abs=1e-9)
@@ -239,7 +241,7 @@ def test_a_result_undecided_again_is_no_longer_rated(django_capture_on_commit_ca
 
 
 def test_walkovers_and_byes_are_not_rated(django_capture_on_commit_callbacks):
-    championship, teams = singles(count=3)
+    championship, _teams = singles(count=3)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     matches = stage_services.round_generate(stage=stage)
     bye = next(m for m in matches if m.team_b_id is None)
@@ -256,7 +258,7 @@ def test_walkovers_and_byes_are_not_rated(django_capture_on_commit_callbacks):
 def test_the_line_up_that_played_is_rated_not_the_team_of_today(
     django_capture_on_commit_callbacks,
 ):
-    championship, (ana, beto) = singles()
+    championship, _teams = singles()
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
     played_through(championship, [match], ["A"], django_capture_on_commit_callbacks)
