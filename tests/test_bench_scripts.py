@@ -11,6 +11,19 @@ SCRIPTS = [
     ["bench/engine.py", "--hands", "20", "--repeat", "1"],
     ["bench/pairing.py", "--teams", "16", "--rounds", "2", "--repeat", "1"],
     ["bench/exports.py", "--hands", "50"],
+    [
+        "bench/ratings.py",
+        "--matches",
+        "200",
+        "--people",
+        "100",
+        "--championships",
+        "2",
+        "--repeat",
+        "1",
+        "--updates",
+        "2",
+    ],
 ]
 
 

@@ -308,3 +308,14 @@ def test_seeding_by_rating_refused_once_teams_have_matches():
         rating_services.teams_seed_by_rating(championship=championship, by=None)
     assert getattr(refused.value, "code", None) == "seed_locked"
     assert Match.objects.count() == 1
+
+
+def test_a_swiss_first_round_pairs_by_the_seeds():
+    championship = ChampionshipFactory(team_size=1)
+    for seed in (3, 1, 8, 4, 7, 2, 6, 5):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="swiss")
+    matches = stage_services.round_generate(stage=stage)
+    seeds = sorted(sorted((m.team_a.seed, m.team_b.seed)) for m in matches)
+    # The top half meets the bottom half in seed order (not drawn by lots).
+    assert seeds == [[1, 5], [2, 6], [3, 7], [4, 8]]
