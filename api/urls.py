@@ -64,7 +64,7 @@ v1 = [
         ratings.PersonRatings.as_view(),
         name="person-ratings",
     ),
-    path("ratings/<slug:family>/", ratings.Leaderboard.as_view(), name="ratings"),
+    path("ratings/<str:family>/", ratings.Leaderboard.as_view(), name="ratings"),
 ]
 
 urlpatterns = [

@@ -270,7 +270,7 @@ def test_the_pages_cost_a_fixed_number_of_queries(
         standing_services.standings_refresh(stage=stage)
     flores = two_championships["flores"]
     urls = {
-        "person": (reverse("tournaments:person", args=[begona.pk]), PERSON_QUERIES),
+        "person": (reverse("tournaments:person", args=[begona.pk]), PERSON_QUERIES + 2),
         "team": (reverse("tournaments:team", args=["primavera", flores.pk]), TEAM_QUERIES),
         "schedule": (reverse("tournaments:schedule", args=["primavera"]) + "?q=flo", 7),
         "api": (reverse("api:person", args=[begona.pk]), PERSON_QUERIES),
@@ -284,6 +284,7 @@ def test_the_pages_cost_a_fixed_number_of_queries(
 # stages, groups and snapshots of the placements; one stale standings computed (the
 # league being played has a result since its last refresh: 2 more).
 PERSON_QUERIES = 11
+# The person's page reads his ratings and their history besides (tournaments.ratings): 2.
 # Team: the championship, the team, members, substitutions, matches, placement (3) and
 # a stale standings computed.
 TEAM_QUERIES = 11
