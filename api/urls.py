@@ -12,6 +12,7 @@ from api.views import (
     hands,
     matches,
     persons,
+    ratings,
     referees,
     stages,
     statistics,
@@ -74,6 +75,12 @@ v1 = [
         statistics.PersonStatistics.as_view(),
         name="person-statistics",
     ),
+    path(
+        "persons/<int:person_id>/ratings/",
+        ratings.PersonRatings.as_view(),
+        name="person-ratings",
+    ),
+    path("ratings/<str:family>/", ratings.Leaderboard.as_view(), name="ratings"),
 ]
 
 urlpatterns = [

@@ -12,6 +12,19 @@ SCRIPTS = [
     ["bench/pairing.py", "--teams", "16", "--rounds", "2", "--repeat", "1"],
     ["bench/exports.py", "--hands", "50"],
     ["bench/statistics_pages.py", "--hands", "60", "--repeat", "1"],
+    [
+        "bench/ratings.py",
+        "--matches",
+        "200",
+        "--people",
+        "100",
+        "--championships",
+        "2",
+        "--repeat",
+        "1",
+        "--updates",
+        "2",
+    ],
 ]
 
 

@@ -22,8 +22,10 @@ changed = Signal()
 ``"hand"`` (a hand saved, corrected or removed, or a match's result), ``"result"`` (a
 match decided, undecided or given another winner: sent besides ``"hand"``), ``"match"`` (its
 table, time, referee or seats), ``"draft"`` (the hand in progress), ``"round"`` (a stage,
-a round or bracket slots created), ``"team"``, ``"championship"``. The receiver of the
-public pages (``tournaments.live.announce.on_changed``) is connected in ``TournamentsConfig``."""
+a round or bracket slots created), ``"team"``, ``"championship"``, ``"ratings"`` (a match
+rated: ``match_id``; later matches rated again or a rebuild: None; the championship may
+then be 0 and the slug None). The receiver of the public pages
+(``tournaments.live.announce.on_changed``) is connected in ``TournamentsConfig``."""
 
 
 def announce(

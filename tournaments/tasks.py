@@ -17,7 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.championships import services as championship_services
-from tournaments.models import Stage
+from tournaments.models import Match, Stage
+from tournaments.ratings import services as rating_services
 from tournaments.standings import services as standing_services
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,25 @@ def repair_standings() -> int:
     return standing_services.standings_repair()
 
 
+# Late acknowledgement: a worker lost mid-update leaves the task queued, and running it
+# again is harmless (a match rated as it stands is left alone).
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True)
+def rate_match(match_id: int) -> int:
+    """Rate a match whose result was decided, corrected, voided or walked over (and the
+    family's later matches if it changed the past): ``ratings.services.rating_update``."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:  # deleted since: a rebuild forgets it
+        return 0
+    return rating_services.rating_update(match=match)
+
+
+def rate_match_on_commit(*, match_id: int) -> None:
+    """Queue :func:`rate_match` once the current transaction commits, never failing the
+    result (as :func:`refresh_standings_on_commit`; ``manage.py ratings_rebuild`` repairs
+    what a lost publish left)."""
+    transaction.on_commit(lambda: _publish_safely(rate_match, match_id, what="match"))
+
+
 def refresh_standings_on_commit(*, stage_id: int) -> None:
     """Queue the stage's standings refresh once the current transaction commits.
 
@@ -56,13 +76,14 @@ def refresh_standings_on_commit(*, stage_id: int) -> None:
     transaction.on_commit(lambda: _publish_safely(refresh_standings, stage_id))
 
 
-def _publish_safely(task, stage_id: int) -> None:
+def _publish_safely(task, object_id: int, *, what: str = "stage") -> None:
     try:
-        task.delay(stage_id)
+        task.delay(object_id)
     except Exception:  # the result is stored: a side effect must not turn it into an error
         logger.exception(
-            "Could not queue %s for stage %s: its standings stay stale until the repair "
-            "task refreshes them.",
+            "Could not queue %s for %s %s: it stays stale until repaired (the standings by "
+            "the repair task, the ratings by ratings_rebuild).",
             task.name,
-            stage_id,
+            what,
+            object_id,
         )

@@ -284,8 +284,9 @@ def test_the_pages_cost_a_fixed_number_of_queries(
 # stages, groups and snapshots of the placements; one stale standings computed (the
 # league being played has a result since its last refresh: 2 more).
 PERSON_QUERIES = 11
-# The page also sums his statistics from the hands (one query).
-PERSON_PAGE_QUERIES = PERSON_QUERIES + 1
+# The page also sums his statistics from the hands (one query) and reads his ratings
+# and their history (tournaments.ratings: two).
+PERSON_PAGE_QUERIES = PERSON_QUERIES + 3
 # Team: the championship, the team, members, substitutions, matches, placement (3) and
 # a stale standings computed; its statistics from the hands (one query).
 TEAM_QUERIES = 12

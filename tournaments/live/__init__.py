@@ -42,6 +42,7 @@ from __future__ import annotations
 from tournaments.live.pagecache import code_version, fragments, part, public_page
 from tournaments.live.topics import (
     PEOPLE,
+    RATINGS,
     SITE,
     championship_topic,
     changed_topics,
@@ -60,6 +61,7 @@ from tournaments.live.topics import (
 
 __all__ = [
     "PEOPLE",
+    "RATINGS",
     "SITE",
     "championship_topic",
     "changed_topics",

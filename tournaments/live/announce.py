@@ -170,7 +170,7 @@ def on_changed(
     The versions first: a page refetched on the message must already miss the cache.
     A championship's slug never changes, so the one the sender had at hand is used.
     """
-    if slug is None:
+    if slug is None and what != "ratings":
         slug = (
             Championship.objects.filter(pk=championship_id)
             .order_by()
@@ -178,8 +178,8 @@ def on_changed(
             .first()
         )
     topics = [SITE] if slug is None else []
-    if slug is not None:
-        topics = changed_topics(slug=slug, what=what, stage_id=stage_id, match_id=match_id)
+    if slug is not None or what == "ratings":
+        topics = changed_topics(slug=slug or "", what=what, stage_id=stage_id, match_id=match_id)
     elif match_id is not None:
         topics.append(match_topic(match_id))
     if match_id is not None and what in MATCH_PEOPLE_CHANGES:

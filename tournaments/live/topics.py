@@ -19,6 +19,8 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
 - ``p.<person id>``: one person's matches in every championship (his page).
 - ``people``: every person's page, for what changes rarely and touches many of them at
   once (teams, line-ups, rounds, a championship's name or status).
+- ``ratings``: the ratings leaderboards. A match rated touches it and the pages of the
+  match's players (``p.``); a replay of later matches or a rebuild touches ``people``.
 
 A person's page spans championships its URL does not name: a match's result or table
 touches ``t.`` and ``p.`` of its teams and players (``announce`` reads them, one query),
@@ -32,10 +34,11 @@ import re
 
 SITE = "site"
 PEOPLE = "people"
+RATINGS = "ratings"
 # What a topic may look like: the consumer refuses anything else from a browser.
-TOPIC = re.compile(r"^(site|people|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smdtp]\.[0-9]{1,18})$")
+TOPIC = re.compile(r"^(site|people|ratings|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smdtp]\.[0-9]{1,18})$")
 # The changes that touch the pages of a match's teams and players (``t.``, ``p.``).
-MATCH_PEOPLE_CHANGES = ("result", "match")
+MATCH_PEOPLE_CHANGES = ("result", "match", "ratings")
 MESSAGE_TYPE = "live.changed"
 
 
@@ -150,7 +153,15 @@ def changed_topics(
     ['c.copa', 'cm.copa', 'people', 's.3']
     >>> changed_topics(slug="copa", what="championship")
     ['c.copa', 'cm.copa', 'people', 'site']
+    >>> changed_topics(slug="copa", what="ratings", match_id=12)
+    ['ratings']
+    >>> changed_topics(slug="", what="ratings")
+    ['ratings', 'people']
     """
+    if what == "ratings":
+        # Ratings span championships: the leaderboards, and the pages of the match's
+        # players (``announce`` adds them) or, for a replay or a rebuild, everyone's.
+        return [RATINGS] if match_id is not None else [RATINGS, PEOPLE]
     topics = [championship_topic(slug)]
     if what in ("championship", "team", "round"):
         # Names, teams, new rounds and bracket slots show on every page of the championship,

@@ -169,6 +169,11 @@ class Swiss(StageFormat):
             )
         rounds.check_all_decided(stage)
         standing = stage_standings(stage=stage, use_snapshot=False)
+        if not stage.rounds.exists() and any(line.team.seed for line in standing):
+            # No result yet: the seeds (the organiser's, or by rating) order the field, so
+            # the first round pairs seed 1 with the first of the bottom half; not the lots.
+            seeded = rounds.seeded_team_ids(line.team for line in standing)
+            standing = sorted(standing, key=lambda line: seeded.index(line.team.pk))
         opponents: dict[int, set[int]] = {line.team.pk: set() for line in standing}
         byes: set[int] = set()
         for a, b, outcome in stage.matches.values_list("team_a_id", "team_b_id", "outcome"):

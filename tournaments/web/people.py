@@ -20,6 +20,7 @@ from tournaments import live
 from tournaments.championships.words import words
 from tournaments.live import public_page
 from tournaments.people import history as people_history
+from tournaments.ratings import selectors as rating_selectors
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.public import _championship
 from tournaments.web.statistics import person_section, team_section
@@ -44,6 +45,7 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
             "history": history,
             "name": history.person.public_name,
             "person_statistics": person_section(history.person),
+            "ratings": rating_selectors.person_ratings(person_id=person_id),
         },
     )
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import entry, people, public, statistics, team_link
+from tournaments.web import entry, people, public, ratings, statistics, team_link
 
 app_name = "tournaments"
 
@@ -32,5 +32,6 @@ urlpatterns = [
     ),
     path("c/<slug:slug>/statistics.csv", statistics.statistics_csv, name="statistics_csv"),
     path("people/<int:person_id>/", people.person, name="person"),
+    path("ratings/<slug:family>/", ratings.leaderboard, name="ratings"),
     path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
 ]

@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from tournaments.web import day, entries, links_organiser, people_organiser, printing, results
+from tournaments.web import (
+    day,
+    entries,
+    links_organiser,
+    people_organiser,
+    printing,
+    ratings_organiser,
+    results,
+)
 from tournaments.web import organiser as views
 
 app_name = "organiser"
@@ -49,6 +57,11 @@ urlpatterns = [
     path("<slug:slug>/status/", views.championship_status, name="championship_status"),
     path("<slug:slug>/teams/", views.teams, name="teams"),
     path("<slug:slug>/teams/import/", views.teams_import, name="teams_import"),
+    path(
+        "<slug:slug>/teams/seed-by-rating/",
+        ratings_organiser.teams_seed_by_rating,
+        name="teams_seed_by_rating",
+    ),
     path("<slug:slug>/teams/<int:team_id>/remove/", views.team_remove, name="team_remove"),
     path("<slug:slug>/teams/<int:team_id>/", day.team_edit, name="team_edit"),
     path(

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import EngineError, HandStatus, MatchHand, MatchResult, MatchState
+from tournaments import tasks
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import (
@@ -485,6 +486,8 @@ def _result_changed(match: Match, *, advanced: bool = True) -> None:
     if match.bracket_id and advanced:
         bracket_sync(stage=match.stage)
     standings_invalidate(stage=match.stage)
+    # The ratings of its players follow (a task: the save does not wait for them).
+    tasks.rate_match_on_commit(match_id=match.pk)
     # The pages that show only decided results (standings, current rounds) follow too.
     announce_match(match, "result")
 

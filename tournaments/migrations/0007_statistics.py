@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0005_people_name_key"),
+        ("tournaments", "0006_ratings"),
     ]
 
     operations = [
