@@ -384,7 +384,8 @@ def archive_export(championship: Championship) -> dict[str, Any]:
             "rules": c.rules,
             "team_size": c.team_size,
             "tiebreaks": list(c.tiebreaks),
-            "seed": c.seed,
+            # What seeds the drawing of lots: the same draws under another slug.
+            "seed": c.lots_seed,
             "absent_teams": c.absent_teams,
         },
         "people": people,

@@ -241,10 +241,10 @@ def engine_check(archive: Mapping[str, Any]) -> list[dict[str, Any]]:
         if found["field"] == "record":
             failure = found["engine"]["error"]
             raise ArchiveError(
-                _("the engine refuses this hand: %(message)s"),
+                _("the engine refuses this hand: %(reason)s"),
                 path=hand_path(archive, found["match"], found["hand"], "record"),
                 code="archive_hand_refused",
-                message=failure["message"],
+                reason=failure["message"],
             )
     return report["disagreements"]
 
