@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import EngineError, error
-from scoring.match import score_match_result
+from scoring.match import MatchResult, score_match_result
 
 __all__ = ["ARCHIVE_FORMAT", "ARCHIVE_VERSION", "Disagreement", "check_archive", "rename_players"]
 
@@ -199,23 +199,16 @@ def check_match(
         try:
             result = score_match_result({**head, "hands": entries})
         except EngineError as failure:
-            return len(hands), [_refused(match_id, stored_hands, failure)]
-    found: list[Disagreement] = []
+            # The hands before the refused one are still compared; the match is not.
+            refused = _refused(match_id, stored_hands, failure)
+            before = entries[: failure.hand] if refused.hand is not None else []
+            try:
+                found = _compare_hands(match_id, stored_hands, head, before)
+            except EngineError:
+                found = []
+            return len(hands), [*found, refused]
+    found = _compare_hands(match_id, stored_hands, head, entries, result)
     scored_hands = result.hands if result is not None else ()
-    for stored, scored in zip(stored_hands, scored_hands, strict=False):
-        engine = {
-            "game": scored.game,
-            "order": list(scored.order),
-            "score_before": dict(scored.score_before),
-            "points": dict(scored.points),
-            "score": dict(scored.score),
-            "status": str(scored.status),
-        }
-        for field in ("points", "score", "score_before", "status", "order", "game"):
-            if stored[field] != engine[field]:
-                found.append(
-                    Disagreement(match_id, stored["number"], field, stored[field], engine[field])
-                )
     if not played:
         return len(hands), found
     finished = result.games if result is not None else ()
@@ -236,11 +229,42 @@ def check_match(
     return len(hands), found
 
 
+def _compare_hands(
+    match_id: int,
+    stored_hands: list[dict[str, Any]],
+    head: Mapping[str, Any],
+    entries: list[Any],
+    result: MatchResult | None = None,
+) -> list[Disagreement]:
+    """Each stored hand against the engine's scoring of ``entries`` (``result`` when it is
+    already scored)."""
+    if result is None:
+        if not entries:
+            return []
+        result = score_match_result({**head, "hands": entries})
+    found: list[Disagreement] = []
+    for stored, scored in zip(stored_hands, result.hands, strict=False):
+        engine = {
+            "game": scored.game,
+            "order": list(scored.order),
+            "score_before": dict(scored.score_before),
+            "points": dict(scored.points),
+            "score": dict(scored.score),
+            "status": str(scored.status),
+        }
+        for field in ("points", "score", "score_before", "status", "order", "game"):
+            if stored[field] != engine[field]:
+                found.append(
+                    Disagreement(match_id, stored["number"], field, stored[field], engine[field])
+                )
+    return found
+
+
 def _refused(
     match_id: int, stored_hands: list[dict[str, Any]], failure: EngineError
 ) -> Disagreement:
-    """The engine refuses a hand (or the match record): the one disagreement reported for
-    the match, since the hands after it cannot be scored."""
+    """The engine refuses a hand (or the match record): the last disagreement reported
+    for the match, since neither the hands after it nor the match can be scored."""
     index = failure.hand if failure.hand is not None and failure.hand < len(stored_hands) else None
     stored = None
     number = None
