@@ -7,7 +7,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.io.archive_checks import ArchiveError, archive_load
 from tournaments.io.archive_import import archive_import
@@ -72,10 +72,14 @@ class Command(TanteoCommand):
             % {"name": championship.name, "slug": championship.slug}
         )
         if done.disagreements:
+            count = len(done.disagreements)
             self.stdout.write(
-                _(
+                ngettext(
+                    "%(count)s result differed from the engine's: the engine's is kept,"
+                    " marked in its match's history.",
                     "%(count)s results differed from the engine's: the engine's are kept,"
-                    " each marked in its match's history."
+                    " each marked in its match's history.",
+                    count,
                 )
-                % {"count": len(done.disagreements)}
+                % {"count": count}
             )
