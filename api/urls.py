@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from api import pages
 from api.views import (
+    archive,
     auth,
     championships,
     drafts,
@@ -30,6 +31,7 @@ v1 = [
     path("auth/token/", auth.TokenView.as_view(), name="token"),
     path("championships/", championships.ChampionshipList.as_view(), name="championships"),
     path(CHAMPIONSHIP, championships.ChampionshipDetail.as_view(), name="championship"),
+    path(CHAMPIONSHIP + "archive/", archive.Archive.as_view(), name="archive"),
     path(CHAMPIONSHIP + "status/", championships.ChampionshipStatus.as_view(), name="status"),
     path(CHAMPIONSHIP + "teams/", teams.TeamList.as_view(), name="teams"),
     path(CHAMPIONSHIP + "teams/import/", teams.TeamImport.as_view(), name="teams-import"),

@@ -41,6 +41,13 @@ from scoring.actions import (
     Void,
     action_from_event,
 )
+from scoring.archive import (
+    ARCHIVE_FORMAT,
+    ARCHIVE_VERSION,
+    Disagreement,
+    check_archive,
+    rename_players,
+)
 from scoring.cards import (
     CATALAN_48,
     SPANISH_40,
@@ -86,6 +93,8 @@ start_hand = hand_from_record
 
 __all__ = [
     "ANSWERS",
+    "ARCHIVE_FORMAT",
+    "ARCHIVE_VERSION",
     "CATALAN_48",
     "CATALOGUE",
     "OPTIONS",
@@ -99,6 +108,7 @@ __all__ = [
     "Card",
     "CardError",
     "Choice",
+    "Disagreement",
     "EngineError",
     "EntryPart",
     "EnvidoPoints",
@@ -137,6 +147,7 @@ __all__ = [
     "Void",
     "action_from_event",
     "apply",
+    "check_archive",
     "check_text",
     "envido_points",
     "flor_points",
@@ -153,6 +164,7 @@ __all__ = [
     "options_for",
     "parse_card",
     "phase",
+    "rename_players",
     "result",
     "score_hand",
     "score_hand_result",

@@ -2,12 +2,14 @@
 
     python -m scoring hand FILE|-        score one hand record
     python -m scoring match FILE|-       score a match record (scoring.match)
+    python -m scoring archive-check FILE|-   score a championship's archive again
     python -m scoring envido 7E 6E 1O    -> 33
     python -m scoring flor 5E 6E 7E      -> 38
     python -m scoring --help             usage, exit 0
 
 Any bad input exits 2 and prints only ``{"error": {"code", "message", "event"}}`` on
-stdout (the match command adds ``"hand"``); never a traceback.
+stdout (the match command adds ``"hand"``, archive-check ``"path"``); never a traceback.
+archive-check exits 0 when the archive's results are the engine's, 1 when some differ.
 
 >>> main(["envido", "7E", "6E", "1O"], out=_Capture())
 33
@@ -27,7 +29,10 @@ from scoring.errors import EngineError, error
 
 __all__ = ["main"]
 
-USAGE = "python -m scoring hand|match FILE|-  or  python -m scoring envido|flor CARD CARD CARD"
+USAGE = (
+    "python -m scoring hand|match|archive-check FILE|-"
+    "  or  python -m scoring envido|flor CARD CARD CARD"
+)
 HELP = """usage: python -m scoring COMMAND ...
 
 Score truco hands and matches (docs/hand-record.md; rules in docs/rules.md).
@@ -35,12 +40,15 @@ Score truco hands and matches (docs/hand-record.md; rules in docs/rules.md).
 commands:
   hand FILE|-          score one hand record; prints the result object
   match FILE|-         score a match record; prints hands, games and the winner
+  archive-check FILE|- score every hand and match of a championship's archive
+                       (docs/archive.md) again; prints the disagreements, exit 1 if any
   envido CARD...       the envido value of one to three cards, e.g. envido 7E 6E 1O -> 33
   flor CARD CARD CARD  the value of a flor, e.g. flor 5E 6E 7E -> 38
   --help, -h           this text
 
 Exit 0 with the JSON result on stdout; exit 2 with only {"error": {"code", "message",
-"event"}} on stdout for any bad input (match adds "hand"). Error codes: docs/scoring.md.
+"event"}} on stdout for any bad input (match adds "hand", archive-check "path").
+Error codes: docs/scoring.md.
 """
 
 
@@ -50,7 +58,8 @@ def main(
     stdin: IO[bytes] | None = None,
     out: IO[str] | None = None,
 ) -> int:
-    """Run one command; returns the exit code (0 ok, 2 bad input)."""
+    """Run one command; returns the exit code (0 ok, 1 an archive that disagrees with the
+    engine, 2 bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     out = out or _stdout()
     if argv[:1] in (["--help"], ["-h"], ["help"]):
@@ -67,13 +76,18 @@ def main(
     else:
         if isinstance(value, int):
             out.write(f"{value}\n")
-        else:
-            _emit(out, value)
+            return 0
+        _emit(out, value)
+        if argv[:1] == ["archive-check"] and not value["agree"]:
+            return 1
         return 0
     payload: dict[str, Any] = failure.to_dict()
     if argv[:1] == ["match"]:
         # The match command always says which hand is at fault (null: the whole record).
         payload["hand"] = getattr(failure, "hand", None)
+    if argv[:1] == ["archive-check"]:
+        # Where in the archive (a JSON path), null when the file is not JSON at all.
+        payload["path"] = failure.params.get("path") if isinstance(failure, EngineError) else None
     _emit(out, {"error": payload})
     return 2
 
@@ -93,11 +107,15 @@ def _run(argv: list[str], stdin: IO[bytes] | None) -> Any:
         if not 1 <= len(cards) <= 3:
             raise error("bad_arguments", detail="give one to three cards")
         return envido_points(cards)
-    if command not in ("hand", "match"):
+    if command not in ("hand", "match", "archive-check"):
         raise error("unknown_command", command=command)
     if len(args) != 1:
         raise error("bad_arguments", detail=f"{command} takes one FILE or - for stdin")
     record = _load(args[0], stdin)
+    if command == "archive-check":
+        from scoring.archive import check_archive
+
+        return check_archive(record)
     if command == "hand":
         from scoring.record import score_hand
 

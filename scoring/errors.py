@@ -107,9 +107,10 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     "unknown_side": (RecordError, "{side} is not a side of this hand."),
     "unknown_command": (
         RecordError,
-        "Unknown command '{command}': use hand, match, envido or flor.",
+        "Unknown command '{command}': use hand, match, archive-check, envido or flor.",
     ),
     "bad_arguments": (RecordError, "Bad arguments: {detail}."),
+    "archive_invalid": (RecordError, "The archive is invalid at {path}: {detail}."),
     # -- rule sets
     "unknown_preset": (
         RuleSetError,

@@ -69,8 +69,11 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "bad_event": _("Event %(number)s is not a valid event: %(detail)s."),
     "unknown_player": _("%(player)s is not a player of this hand."),
     "unknown_side": _("%(side)s is not a side of this hand."),
-    "unknown_command": _("Unknown command '%(command)s': use hand, match, envido or flor."),
+    "unknown_command": _(
+        "Unknown command '%(command)s': use hand, match, archive-check, envido or flor."
+    ),
     "bad_arguments": _("Bad arguments: %(detail)s."),
+    "archive_invalid": _("The archive is invalid at %(path)s: %(detail)s."),
     "unknown_preset": _(
         "Unknown rule preset '%(preset)s': use argentine, argentine_flor, trucardo or catalan."
     ),

@@ -24,7 +24,10 @@ def run(*args) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("command", ["import_teams", "generate_round", "export", "load_demo"])
+@pytest.mark.parametrize(
+    "command",
+    ["import_teams", "generate_round", "export", "load_demo", "export_archive", "import_archive"],
+)
 def test_every_command_help_exits_0(command):
     """``--help`` used to crash on the lazily translated help texts."""
     done = subprocess.run(

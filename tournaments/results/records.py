@@ -24,7 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring import EngineError, MatchHand, MatchResult, MatchState, score_match_result
+from scoring import (
+    EngineError,
+    HandStatus,
+    MatchHand,
+    MatchResult,
+    MatchState,
+    score_match_result,
+)
 from scoring import score_next_hand as engine_next_hand
 from tournaments.championships.selectors import rules_spec
 from tournaments.models import Match, Player, Team
@@ -141,6 +148,18 @@ def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> MatchResult:
     side stores those and never derives them itself.
     """
     return score_match_result(match_record(match, hands))
+
+
+def games_of(state: MatchState, last: MatchHand | None) -> list[tuple[int, int, str | None]]:
+    """The games as the engine has them, ``(score A, score B, winner side)``: the finished
+    ones, then the chico being played (winner None) unless the last hand ended one (there
+    is none before the first hand)."""
+    games: list[tuple[int, int, str | None]] = [
+        (game.score.get("A", 0), game.score.get("B", 0), game.winner) for game in state.games
+    ]
+    if last is not None and last.status != HandStatus.GAME_OVER:
+        games.append((last.score.get("A", 0), last.score.get("B", 0), None))
+    return games
 
 
 def score_next(

@@ -16,7 +16,7 @@ from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import EngineError, HandStatus, MatchHand, MatchResult, MatchState
+from scoring import EngineError, MatchHand, MatchResult, MatchState
 from tournaments import tasks
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.errors import TournamentError, from_engine
@@ -378,15 +378,10 @@ def _derive(
     """
     assert state is not None  # the engine's results always carry it
     team_of = {"A": match.team_a_id, "B": match.team_b_id}
-    # The games as the engine has them: the finished ones, then the chico being played
-    # unless the last hand ended one (there is none before the first hand).
     wanted = [
-        (game.score.get("A", 0), game.score.get("B", 0), team_of[game.winner])
-        for game in state.games
+        (a, b, team_of[winner] if winner else None)
+        for a, b, winner in records.games_of(state, scored[-1] if scored else None)
     ]
-    last = scored[-1] if scored else None
-    if last is not None and last.status != HandStatus.GAME_OVER:
-        wanted.append((last.score.get("A", 0), last.score.get("B", 0), None))
 
     stored = {game.number: game for game in match.games.all()}
     games: list[Game] = []

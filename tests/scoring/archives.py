@@ -1,0 +1,66 @@
+"""Small archives made with the engine alone (no database), for the checker's tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring import score_match_result
+
+RULES = {"preset": "argentine", "target": 15}
+LINEUP = {"A": ["p1"], "B": ["p2"]}
+
+
+def hand_entry(number: int, mano: str, other: str) -> dict[str, Any]:
+    """A quick hand: every third one a truco called by the mano and accepted."""
+    winner = "A" if number % 3 else "B"
+    events: list[dict[str, Any]] = []
+    if number % 3 == 0:
+        events += [{"by": mano, "call": "truco"}, {"by": other, "answer": "quiero"}]
+    return {"events": [*events, {"trick": winner}, {"trick": winner}]}
+
+
+def duel_archive(hands: int | None = None) -> dict[str, Any]:
+    """An archive of one best-of-one duel played to its end (or ``hands`` hands), its
+    stored results the engine's."""
+    head = {"rules": {**RULES, "best_of": 1}, "teams": LINEUP, "seats": ["p1", "p2"]}
+    entries: list[dict[str, Any]] = []
+    result = score_match_result({**head, "hands": entries})
+    while result.next is not None and (hands is None or len(entries) < hands):
+        mano = result.next.mano
+        entries.append(hand_entry(len(entries) + 1, mano, "p2" if mano == "p1" else "p1"))
+        result = score_match_result({**head, "hands": entries})
+    games = [g.to_dict() for g in result.games]
+    last = result.hands[-1] if result.hands else None
+    if last is not None and str(last.status) != "game_over":
+        games.append({"winner": None, "score": dict(last.score)})
+    return {
+        "format": "tanteo-archive",
+        "version": 1,
+        "championship": {"rules": RULES},
+        "matches": [
+            {
+                "id": 1,
+                "best_of": 1,
+                "outcome": "played" if result.winner else "",
+                "lineup": LINEUP,
+                "seats": ["p1", "p2"],
+                "winner": result.winner,
+                "chicos": {s: sum(1 for g in result.games if g.winner == s) for s in "AB"},
+                "tantos": {s: sum(g["score"][s] for g in games) for s in "AB"},
+                "games": [{"number": n, **g} for n, g in enumerate(games, start=1)],
+                "hands": [
+                    {
+                        "number": h.number,
+                        "game": h.game,
+                        "record": entry,
+                        "order": list(h.order),
+                        "score_before": dict(h.score_before),
+                        "points": dict(h.points),
+                        "score": dict(h.score),
+                        "status": str(h.status),
+                    }
+                    for h, entry in zip(result.hands, entries, strict=True)
+                ],
+            }
+        ],
+    }

@@ -1,0 +1,85 @@
+"""``manage.py import_archive FILE [--slug S] [--accept-disagreements] [--organiser U]``:
+an open archive (docs/archive.md) imported as a new championship, or refused with the
+JSON path of its first problem, nothing created."""
+
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournaments.io.archive_checks import ArchiveError, archive_load
+from tournaments.io.archive_import import archive_import
+from tournaments.management.commands._common import TanteoCommand
+
+
+class Command(TanteoCommand):
+    help = gettext_lazy(
+        "Import a championship's open archive as a new championship (docs/archive.md)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--slug",
+            help=gettext_lazy("Short name of the new championship (default: the archive's)."),
+        )
+        parser.add_argument(
+            "--accept-disagreements",
+            action="store_true",
+            help=gettext_lazy(
+                "Import hands whose stored result the engine does not give: the engine's"
+                " result is kept and the difference recorded in the match's history."
+            ),
+        )
+        parser.add_argument(
+            "--organiser",
+            action="append",
+            default=[],
+            help=gettext_lazy("Username of an organiser of the new championship (repeatable)."),
+        )
+
+    def handle(self, *args: object, **options: object) -> None:
+        path: Path = options["file"]
+        users = get_user_model()
+        organisers = []
+        for username in options["organiser"]:
+            user = users.objects.filter(username=username).first()
+            if user is None:
+                raise CommandError(_("There is no user “%(name)s”.") % {"name": username})
+            organisers.append(user)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise CommandError(
+                _("Cannot read %(file)s: %(error)s") % {"file": path, "error": error.strerror}
+            ) from None
+        try:
+            done = archive_import(
+                archive=archive_load(data),
+                slug=options["slug"],
+                accept_disagreements=options["accept_disagreements"],
+                organisers=organisers,
+            )
+        except ArchiveError as error:
+            raise CommandError(
+                _("Archive refused: %(problem)s") % {"problem": error.text}
+            ) from None
+        championship = done.championship
+        self.stdout.write(
+            _("Imported: %(name)s (%(slug)s).")
+            % {"name": championship.name, "slug": championship.slug}
+        )
+        if done.disagreements:
+            count = len(done.disagreements)
+            self.stdout.write(
+                ngettext(
+                    "%(count)s result differed from the engine's: the engine's is kept,"
+                    " marked in its match's history.",
+                    "%(count)s results differed from the engine's: the engine's are kept,"
+                    " each marked in its match's history.",
+                    count,
+                )
+                % {"count": count}
+            )
