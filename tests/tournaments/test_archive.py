@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import translation
 
 from scoring import check_archive
 from tournaments.demo import load_demo
@@ -38,6 +39,14 @@ DEMOS = ["abierto-de-truco", "torneig-truc-casal", "open-de-primavera"]
 @pytest.fixture
 def demo(db):
     load_demo()
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    # The commands' sentences and the reasons Tanteo writes, read in English here (the
+    # site's default language is Spanish).
+    with translation.override("en"):
+        yield
 
 
 def exported(slug: str) -> dict:

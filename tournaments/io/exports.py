@@ -17,6 +17,7 @@ a tab or a carriage return is a formula to a spreadsheet program (a team called
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -417,27 +418,9 @@ def _json(value: Any) -> str:
     return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-# The statistics' columns after ``kind`` and ``name``: the sums of docs/csv.md.
-STATISTICS_SUMS = [
-    "hands",
-    "points",
-    *statistics_selectors.SOURCES,
-    "envido_called",
-    "envido_accepted",
-    "envido_refused",
-    "envido_played",
-    "envido_won",
-    "truco_calls",
-    "truco_accepted",
-    "truco_refused",
-    "truco_raised",
-    "truco_answers",
-    "flor_sung",
-    "mazos",
-    "penalties",
-    "chicos_won",
-    "comebacks",
-]
+# The statistics' columns after ``kind`` and ``name``: the sums of docs/csv.md, in the
+# order the statistics' totals hold them (one list, not two to keep in step).
+STATISTICS_SUMS = [field.name for field in dataclasses.fields(statistics_selectors.Totals)]
 STATISTICS_COLUMNS = ["kind", "team", "player", "person", *STATISTICS_SUMS]
 
 
