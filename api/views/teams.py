@@ -37,7 +37,7 @@ from tournaments.people.services import PersonDetails
 _PRIVATE = {"private": True}
 
 
-def _players(data: dict[str, Any]) -> list[PersonDetails]:
+def _players(data: dict[str, Any], user: Any) -> list[PersonDetails]:
     """The players of a team to create, as the services take them; a chosen person must
     be one of the player's likely matches (400 otherwise)."""
     players = []
@@ -50,7 +50,7 @@ def _players(data: dict[str, Any]) -> list[PersonDetails]:
             phone=given["phone"],
         )
         if given["person"] is not None:
-            person = people_selectors.likely_person(details, given["person"])
+            person = people_selectors.likely_person(details, given["person"], user=user)
             if person is None:
                 raise ValidationError(
                     {
@@ -94,7 +94,7 @@ class TeamList(ApiView):
         """Enter a team with its players (in seating order) and its cap de colla."""
         championship = access.managed_championship(request, slug)
         data = self.valid(TeamCreateSerializer, request).validated_data
-        data["players"] = _players(data)
+        data["players"] = _players(data, request.user)
         team = championship_services.team_create(championship=championship, **data)
         return Response(
             TeamSerializer(_team(championship, team.pk), context=_PRIVATE).data,

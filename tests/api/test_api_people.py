@@ -65,7 +65,9 @@ def test_the_public_gets_person_and_public_name_but_no_contact(organiser, champi
 
 def test_a_chosen_person_must_be_a_likely_match(organiser, championship):
     ana = PersonFactory(name="Ana Ruiz", email="secret@example.com")
-    other = TeamFactory(championship=ChampionshipFactory())
+    earlier = ChampionshipFactory()
+    earlier.organisers.add(organiser)  # his own earlier championship: he may see her
+    other = TeamFactory(championship=earlier)
     membership = other.memberships.get(order=1)
     membership.player = PlayerFactory(name="Ana Ruiz", person=ana)
     membership.save()
@@ -80,6 +82,23 @@ def test_a_chosen_person_must_be_a_likely_match(organiser, championship):
     )
     assert right.status_code == 201
     assert right.json()["players"][0]["person"] == ana.pk
+
+
+def test_another_organisers_player_is_never_offered(organiser, championship):
+    """Joining a line-up to a person would show his contact data: a person who played only
+    in other organisers' championships cannot be chosen, whatever his number."""
+    ana = PersonFactory(name="Ana Ruiz", email="secret@example.com")
+    theirs = TeamFactory(championship=ChampionshipFactory())
+    membership = theirs.memberships.get(order=1)
+    membership.player = PlayerFactory(name="Ana Ruiz", person=ana)
+    membership.save()
+    answer = client_for(organiser).post(
+        f"{V1}/championships/copa/teams/",
+        {"name": "A", "players": [{"name": "Ana Ruiz", "person": ana.pk}, "B"]},
+        format="json",
+    )
+    assert answer.status_code == 400 and not championship.teams.exists()
+    assert "secret@example.com" not in answer.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,32 @@ def registration(organiser):
 # -- likely matches --------------------------------------------------------------------------
 
 
+@pytest.fixture
+def staff(db):
+    """Someone who manages every championship: he may see everyone."""
+    return get_user_model().objects.create_superuser(username="federation")
+
+
+def test_an_organiser_is_offered_only_people_of_his_own_championships(db, organiser):
+    """Choosing "the same person" would show the person's contact data: an organiser
+    typing a name finds only the people of the championships he manages, never another
+    organiser's players."""
+    theirs = ChampionshipFactory(name="Open de Reus")
+    stranger = PersonFactory(name="Ana Ruiz", email="ana@example.com")
+    _plays(stranger, theirs)
+    mine = ChampionshipFactory(name="Copa del Casal")
+    mine.organisers.add(organiser)
+    (matches,) = selectors.person_likely_matches([PersonDetails(name="Ana Ruiz")], user=organiser)
+    assert matches == []
+    assert (
+        selectors.likely_person(PersonDetails(name="Ana Ruiz"), stranger.pk, user=organiser) is None
+    )
+    known = PersonFactory(name="Ana Ruiz")
+    _plays(known, mine)
+    (matches,) = selectors.person_likely_matches([PersonDetails(name="ana ruiz")], user=organiser)
+    assert matches == [known]
+
+
 @pytest.mark.parametrize(
     ("typed", "club", "licence", "found"),
     [
@@ -53,31 +79,33 @@ def registration(organiser):
         ("José Pere", "", "", False),
     ],
 )
-def test_likely_matches_ignore_case_accents_and_spaces(db, typed, club, licence, found):
+def test_likely_matches_ignore_case_accents_and_spaces(db, staff, typed, club, licence, found):
     known = PersonFactory(name="José Pérez", club="C.T. Sants", licence="L-1")
     (matches,) = selectors.person_likely_matches(
-        [PersonDetails(name=typed, club=club, licence=licence)]
+        [PersonDetails(name=typed, club=club, licence=licence)], user=staff
     )
     assert (matches == [known]) is found
 
 
-def test_a_known_licence_is_no_question_and_finds_its_person(db):
+def test_a_known_licence_is_no_question_and_finds_its_person(db, staff):
     known = PersonFactory(name="Ana Ruiz", licence="FED-7")
-    (matches,) = selectors.person_likely_matches([PersonDetails(name="Ana Ruiz", licence="FED-7")])
+    (matches,) = selectors.person_likely_matches(
+        [PersonDetails(name="Ana Ruiz", licence="FED-7")], user=staff
+    )
     assert matches == []  # handled at once, not offered
     (player,) = services.players_create([PersonDetails(name="Ana Ruiz", licence="FED-7")])
     assert player.person == known
 
 
 def test_likely_matches_cost_two_queries_and_name_their_championships(
-    db, django_assert_max_num_queries
+    db, staff, django_assert_max_num_queries
 ):
     people = [PersonFactory(name=f"Jugador {n}") for n in range(20)]
     for person in people[:3]:
         _plays(person, ChampionshipFactory(name=f"Open {person.pk}"))
     typed = [PersonDetails(name=p.name.upper()) for p in people]
     with django_assert_max_num_queries(2):
-        found = selectors.person_likely_matches(typed)
+        found = selectors.person_likely_matches(typed, user=staff)
     assert [m[0].pk for m in found] == [p.pk for p in people]
     assert [c.name for c in found[0][0].championships] == [f"Open {people[0].pk}"]
 
@@ -102,6 +130,7 @@ def test_a_typed_player_with_a_likely_match_is_asked_about_before_anything(
     client, organiser, registration
 ):
     earlier = ChampionshipFactory(name="Open de Reus")
+    earlier.organisers.add(organiser)  # his own earlier championship: he may see her
     ana = PersonFactory(name="Ana RUIZ", club="")
     _plays(ana, earlier)
     client.force_login(organiser)
@@ -124,7 +153,9 @@ def test_a_typed_player_with_a_likely_match_is_asked_about_before_anything(
 
 def test_a_new_person_is_a_choice_too(client, organiser, registration):
     ana = PersonFactory(name="Ana Ruiz")
-    _plays(ana, ChampionshipFactory())
+    earlier = ChampionshipFactory()
+    earlier.organisers.add(organiser)
+    _plays(ana, earlier)
     client.force_login(organiser)
     url = reverse("organiser:teams", args=[registration.slug])
     client.post(url, {**_team_data(), "person_1": "new"})
@@ -135,7 +166,9 @@ def test_a_new_person_is_a_choice_too(client, organiser, registration):
 def test_a_choice_outside_the_likely_matches_is_asked_again(client, organiser, registration):
     ana = PersonFactory(name="Ana Ruiz")
     stranger = PersonFactory(name="Someone Else", email="x@example.com")
-    _plays(ana, ChampionshipFactory())
+    earlier = ChampionshipFactory()
+    earlier.organisers.add(organiser)
+    _plays(ana, earlier)
     client.force_login(organiser)
     url = reverse("organiser:teams", args=[registration.slug])
     page = client.post(url, {**_team_data(), "person_1": str(stranger.pk)})

@@ -17,7 +17,13 @@ from typing import Any, Protocol
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
-from tournaments.models import Championship, Membership, Person, name_key
+from tournaments.models import (
+    Championship,
+    Membership,
+    Person,
+    manages_every_championship,
+    name_key,
+)
 
 # The people's page lists this many at most; a search narrows it.
 PAGE_SIZE = 100
@@ -57,24 +63,29 @@ def with_championships(people: Iterable[Person]) -> list[Person]:
 
 
 def person_likely_matches(
-    typed: Sequence[Typed], *, exclude: Iterable[int] = ()
+    typed: Sequence[Typed], *, user: Any, exclude: Iterable[int] = ()
 ) -> list[list[Person]]:
     """For each of ``typed``, in order, the people he is likely to be (each with his
     ``championships``), in two queries.
 
     A player whose licence number is known already has none: that person is his at once
     (``services.players_create``). ``exclude``: people never offered (those already in
-    the line-up being edited).
+    the line-up being edited). Only people ``user`` may already see are offered (those
+    of the championships he manages): choosing a person shows his contact data, so an
+    organiser cannot reach another organiser's players by typing their names. The same
+    human entered by two organisers stays two records until someone who manages both
+    championships merges them, or a licence number joins them at once.
     """
     if not typed:
         return []
     keys = [name_key(t.name) for t in typed]
     licences = {t.licence.strip() for t in typed if t.licence.strip()}
     excluded = set(exclude)
+    visible = Q(name_key__in=set(keys))
+    if not manages_every_championship(user):
+        visible &= Q(pk__in=people_managed(user=user).values("pk"))
     candidates = list(
-        Person.objects.filter(Q(name_key__in=set(keys)) | Q(licence__in=licences)).exclude(
-            pk__in=excluded
-        )
+        Person.objects.filter(visible | Q(licence__in=licences)).exclude(pk__in=excluded)
     )
     known_licences = {p.licence for p in candidates if p.licence}
     by_key: dict[str, list[Person]] = defaultdict(list)
@@ -173,8 +184,9 @@ def likely_duplicates(
     return pairs
 
 
-def likely_person(typed: Typed, person_id: int) -> Person | None:
-    """The person ``person_id`` if he is one of ``typed``'s likely matches, else ``None``:
-    a player is joined only to a person he may be, never to anyone by his number."""
-    (matches,) = person_likely_matches([typed])
+def likely_person(typed: Typed, person_id: int, *, user: Any) -> Person | None:
+    """The person ``person_id`` if he is one of ``typed``'s likely matches for ``user``,
+    else ``None``: a player is joined only to a person he may be, never to anyone by his
+    number."""
+    (matches,) = person_likely_matches([typed], user=user)
     return next((person for person in matches if person.pk == person_id), None)

@@ -42,7 +42,9 @@ def ask_people(
     ``form`` (valid) with likely matches not yet answered; ``None`` when all is answered
     (the caller creates). ``action`` is where the answers are posted, with the form."""
     indexes = form.indexes()
-    matches = people_selectors.person_likely_matches(form.typed(indexes), exclude=exclude)
+    matches = people_selectors.person_likely_matches(
+        form.typed(indexes), user=request.user, exclude=exclude
+    )
     if not form.ask_people(indexes, matches):
         return None
     return render(
