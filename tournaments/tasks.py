@@ -66,6 +66,26 @@ def rate_match_on_commit(*, match_id: int) -> None:
     transaction.on_commit(lambda: _publish_safely(rate_match, match_id, what="match"))
 
 
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True)
+def rebuild_ratings() -> dict[str, int]:
+    """Rate every family again from the stored results (``ratings.services.
+    ratings_rebuild``): after two people were merged, whose matches now rate one person."""
+    return rating_services.ratings_rebuild()
+
+
+def rebuild_ratings_on_commit() -> None:
+    """Queue :func:`rebuild_ratings` once the current transaction commits, never failing
+    the request (a lost publish is repaired by ``manage.py ratings_rebuild``)."""
+
+    def publish() -> None:
+        try:
+            rebuild_ratings.delay()
+        except Exception:  # the merge is stored: its side effect must not undo the answer
+            logger.exception("Could not queue the ratings' rebuild: run ratings_rebuild.")
+
+    transaction.on_commit(publish)
+
+
 def refresh_standings_on_commit(*, stage_id: int) -> None:
     """Queue the stage's standings refresh once the current transaction commits.
 

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments import tasks
 from tournaments.championships import services as championship_services
 from tournaments.models import Championship, Person, Team
 from tournaments.people import selectors as people_selectors
@@ -181,6 +182,8 @@ def person_merge(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
+            # Their matches now rate one person: the ratings are computed again.
+            tasks.rebuild_ratings_on_commit()
             messages.success(
                 request, _("The two records are now one person: %(name)s.") % {"name": kept.name}
             )

@@ -5,7 +5,9 @@ import math
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournaments.conftest import play
@@ -319,3 +321,30 @@ def test_a_swiss_first_round_pairs_by_the_seeds():
     seeds = sorted(sorted((m.team_a.seed, m.team_b.seed)) for m in matches)
     # The top half meets the bottom half in seed order (not drawn by lots).
     assert seeds == [[1, 5], [2, 6], [3, 7], [4, 8]]
+
+
+def test_a_merge_rates_the_matches_of_both_records_as_one_person(
+    client, django_capture_on_commit_callbacks
+):
+    """Two records of one human, each with rated matches: once an organiser merges them,
+    the ratings are computed again and the person kept carries the matches of both."""
+    first, first_teams, _ = round_robin_played(django_capture_on_commit_callbacks, teams=4)
+    second, second_teams, _ = round_robin_played(
+        django_capture_on_commit_callbacks, teams=4, seed=11
+    )
+    organiser = get_user_model().objects.create_user(username="marta")
+    first.organisers.add(organiser)
+    second.organisers.add(organiser)
+    keep = first_teams[0].memberships.order_by("order").first().player.person
+    drop = second_teams[0].memberships.order_by("order").first().player.person
+    drop.name = keep.name
+    drop.save()
+    assert Rating.objects.get(person=keep).matches == 3
+    assert Rating.objects.get(person=drop).matches == 3
+
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("organiser:person_merge"), {"keep": keep.pk, "drop": drop.pk})
+    assert not Rating.objects.filter(person_id=drop.pk).exists()
+    assert Rating.objects.get(person=keep).matches == 6
+    assert RatingChange.objects.filter(person=keep).count() == 6
