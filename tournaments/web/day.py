@@ -16,7 +16,6 @@ import logging
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -39,7 +38,7 @@ from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
-from tournaments.web import people_organiser
+from tournaments.web import people_organiser, shown_once
 from tournaments.web.forms import (
     InvitationAcceptForm,
     RefereeAddForm,
@@ -108,19 +107,14 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
         "add_form": add_form,
     }
     response = render(request, "organiser/referees.html", context)
-    if FRESH_LINK_COOKIE in request.COOKIES:
-        # Shown once: a reload no longer has it (the organiser makes a new link instead).
-        response.delete_cookie(FRESH_LINK_COOKIE, path=request.path, samesite="Strict")
+    shown_once.forget(request, response, cookie=FRESH_LINK_COOKIE)
     return response
 
 
-# The link of an invitation just made reaches the page the organiser is sent to (POST,
-# redirect, GET) in a signed cookie of that page alone, read once and then deleted. Only
-# the token's hash is stored (``referee_invite``), on purpose: the server keeps no copy of
-# the link, so it cannot show it again after a reload; "Make a new link" replaces it.
+# The link of an invitation just made is shown once (``shown_once``); only the token's
+# hash is stored (``referee_invite``).
 FRESH_LINK_COOKIE = "tanteo_invitation"
 FRESH_LINK_SALT = "tanteo.invitation-link"
-FRESH_LINK_SECONDS = 300
 
 
 def _invitation_made(
@@ -130,17 +124,12 @@ def _invitation_made(
     the referees page, which shows the link once (``FRESH_LINK_COOKIE``)."""
     link = request.build_absolute_uri(reverse("organiser:invitation", args=[token]))
     _send_invitation(request, championship, invitation.email, link)
-    response = redirect("organiser:referees", slug=championship.slug)
-    response.set_cookie(
-        FRESH_LINK_COOKIE,
-        signing.dumps({"id": invitation.pk, "link": link}, salt=FRESH_LINK_SALT),
-        max_age=FRESH_LINK_SECONDS,
-        path=reverse("organiser:referees", args=[championship.slug]),
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Strict",
+    return shown_once.redirect_showing(
+        reverse("organiser:referees", args=[championship.slug]),
+        cookie=FRESH_LINK_COOKIE,
+        salt=FRESH_LINK_SALT,
+        value={"id": invitation.pk, "link": link},
     )
-    return response
 
 
 def _fresh_link(
@@ -148,14 +137,7 @@ def _fresh_link(
 ) -> dict[str, Any] | None:
     """The invitation just made and its link (``{"invitation", "link"}``), if this request
     carries it and the invitation is still pending; else None."""
-    try:
-        fresh = signing.loads(
-            request.COOKIES.get(FRESH_LINK_COOKIE, ""),
-            salt=FRESH_LINK_SALT,
-            max_age=FRESH_LINK_SECONDS,
-        )
-    except signing.BadSignature:
-        return None
+    fresh = shown_once.read(request, cookie=FRESH_LINK_COOKIE, salt=FRESH_LINK_SALT)
     found = next((i for i in invitations if i.pk == fresh.get("id")), None)
     return {"invitation": found, "link": fresh.get("link", "")} if found else None
 

@@ -3,19 +3,15 @@ a time (from a stage's check-in page), issue a team's link (shown once, with its
 and revoke it (from the team's page). Every page needs a login and finds its championship
 through ``championships.selectors.championship_for_organiser`` (404 to anyone else).
 
-The link's token is not kept where the page could show it again: the link just issued
-reaches the page that shows it in a signed cookie of that page alone, read once and then
-deleted (as a referee's invitation, ``day.FRESH_LINK_COOKIE``). Lost, it is replaced: a
-new link, and the old one stops working.
+The link just issued is shown once (``shown_once``, as a referee's invitation). Lost, it
+is replaced: a new link, and the old one stops working.
 """
 
 from __future__ import annotations
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,12 +22,12 @@ from django.views.decorators.cache import never_cache
 from tournaments.entries import acts, link_selectors
 from tournaments.entries.services import link_issue, link_revoke
 from tournaments.models import Championship, Team, TeamAct
+from tournaments.web import shown_once
 from tournaments.web.forms.links import SelfCheckInForm
 from tournaments.web.organiser import _championship, _post_only
 
 LINK_COOKIE = "tanteo_team_link"
 LINK_COOKIE_SALT = "tanteo.team-link-shown"
-LINK_COOKIE_SECONDS = 300
 
 
 def _team(championship: Championship, team_id: int) -> Team:
@@ -83,18 +79,12 @@ def team_link_issue(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
     team = _team(championship, team_id)
     token = link_issue(team=team, via=TeamAct.Via.ORGANISER, by=request.user)
     link = request.build_absolute_uri(reverse("tournaments:team_link", args=[slug, token]))
-    page = reverse("organiser:team_link", args=[slug, team.pk])
-    response = redirect(page)
-    response.set_cookie(
-        LINK_COOKIE,
-        signing.dumps({"team": team.pk, "link": link}, salt=LINK_COOKIE_SALT),
-        max_age=LINK_COOKIE_SECONDS,
-        path=page,
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Strict",
+    return shown_once.redirect_showing(
+        reverse("organiser:team_link", args=[slug, team.pk]),
+        cookie=LINK_COOKIE,
+        salt=LINK_COOKIE_SALT,
+        value={"team": team.pk, "link": link},
     )
-    return response
 
 
 @never_cache
@@ -105,14 +95,7 @@ def team_link_shown(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
     championship = _championship(request, slug)
     team = _team(championship, team_id)
     link = ""
-    try:
-        fresh = signing.loads(
-            request.COOKIES.get(LINK_COOKIE, ""),
-            salt=LINK_COOKIE_SALT,
-            max_age=LINK_COOKIE_SECONDS,
-        )
-    except signing.BadSignature:
-        fresh = {}
+    fresh = shown_once.read(request, cookie=LINK_COOKIE, salt=LINK_COOKIE_SALT)
     live = link_selectors.live_link(team=team)
     if fresh.get("team") == team.pk and live is not None:
         link = fresh.get("link", "")
@@ -125,8 +108,7 @@ def team_link_shown(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
         "svg": segno.make(link, error="m").svg_inline(scale=4, omitsize=True) if link else "",
     }
     response = render(request, "organiser/team_link.html", context)
-    if LINK_COOKIE in request.COOKIES:
-        response.delete_cookie(LINK_COOKIE, path=request.path, samesite="Strict")
+    shown_once.forget(request, response, cookie=LINK_COOKIE)
     return response
 
 
