@@ -13,7 +13,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,21 +21,14 @@ from django.views.decorators.cache import never_cache
 
 from tournaments.entries import acts, link_selectors
 from tournaments.entries.services import link_issue, link_revoke
-from tournaments.models import Championship, Team, TeamAct
+from tournaments.models import TeamAct
 from tournaments.web import shown_once
+from tournaments.web.day import _team
 from tournaments.web.forms.links import SelfCheckInForm
 from tournaments.web.organiser import _championship, _post_only
 
 LINK_COOKIE = "tanteo_team_link"
 LINK_COOKIE_SALT = "tanteo.team-link-shown"
-
-
-def _team(championship: Championship, team_id: int) -> Team:
-    team = championship.teams.filter(pk=team_id).first()
-    if team is None:
-        raise Http404("No such team.")
-    team.championship = championship
-    return team
 
 
 @login_required
