@@ -6,7 +6,6 @@ public API read these.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
@@ -21,6 +20,7 @@ from tournaments.models import (
     Stage,
     Substitution,
     Team,
+    name_key,
 )
 from tournaments.standings import selectors as standing_selectors
 
@@ -155,12 +155,6 @@ def persons_public(*, championships: QuerySet[Championship] | None = None) -> Qu
     return Person.objects.filter(_played_in(championships)).order_by("name", "pk")
 
 
-def _folded(text: str) -> str:
-    """``text`` for a search that ignores case and accents ("Begoña" finds "begona")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def text_matches(query: str, *texts: str) -> bool:
     """Whether every word of ``query`` is in one of ``texts``, ignoring case and accents.
 
@@ -169,8 +163,9 @@ def text_matches(query: str, *texts: str) -> bool:
     >>> text_matches("ruiz", "Ana R.")
     False
     """
-    words = _folded(query).split()
-    folded = [_folded(text) for text in texts]
+    # The people's one key for "the same name" (case, accents and spaces aside).
+    words = name_key(query).split()
+    folded = [name_key(text) for text in texts]
     return bool(words) and all(any(word in text for text in folded) for word in words)
 
 
