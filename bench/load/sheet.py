@@ -54,7 +54,7 @@ class Sheet:
 
 
 def choose(rng: random.Random, actions: list[str]) -> str:
-    """One of the buttons; as the demo plays (tournaments/demo.py), the mazo less often."""
+    """One of the buttons; as the demo plays (tournaments/demo/__init__.py), the mazo less often."""
     weights = [0.15 if '"mazo"' in a else 1.0 for a in actions]
     return rng.choices(actions, weights)[0]
 
