@@ -82,6 +82,7 @@ from scoring.match import (
 )
 from scoring.options import OPTIONS, Choice, Option, options_for
 from scoring.phases import Phase, phase
+from scoring.placement import PLACEMENT_KEYS, Placement, table_placement
 from scoring.record import check_text, hand_from_record, score_hand, score_hand_result
 from scoring.results import Game, HandResult, Item, MatchHand, NextHand
 from scoring.rules import PRESETS, Ladder, RuleSet
@@ -98,6 +99,7 @@ __all__ = [
     "CATALAN_48",
     "CATALOGUE",
     "OPTIONS",
+    "PLACEMENT_KEYS",
     "PRESETS",
     "SPANISH_40",
     "Action",
@@ -136,6 +138,7 @@ __all__ = [
     "Option",
     "Penalty",
     "Phase",
+    "Placement",
     "Play",
     "PlayerFacts",
     "RecordError",
@@ -173,5 +176,6 @@ __all__ = [
     "score_next_hand",
     "start_hand",
     "subhand_record",
+    "table_placement",
     "team_mazo",
 ]

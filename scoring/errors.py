@@ -265,6 +265,7 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
         "Each player must be in exactly one pair, facing an opponent.",
     ),
     "bad_draft": (MatchError, "The hand being entered is damaged or out of date: {detail}."),
+    "placement_invalid": (MatchError, "{detail}"),
 }
 
 
