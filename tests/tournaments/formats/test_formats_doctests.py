@@ -11,6 +11,9 @@ MODULES = [
     "tournaments.formats.swiss",
     "tournaments.formats.elimination",
     "tournaments.formats.groups",
+    "tournaments.formats.tables",
+    "tournaments.formats.tables_schedule",
+    "tournaments.standings.tables",
     "tournaments.standings.tiebreaks",
 ]
 
