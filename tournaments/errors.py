@@ -147,6 +147,9 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "redondo_expected": _("Hand %(number)s is a redondo hand: everyone plays it together."),
     "pica_pica_expected": _("Hand %(number)s is a pica-pica hand: record each pair's sub-hand."),
     "gallo_mismatch": _("The gallo of this hand is %(gallo)s, not %(named)s."),
+    "placement_invalid": _(
+        "A table's placement ranks by chicos, last chico and tantos, each once."
+    ),
     "pica_pica_invalid": _(
         "The pica-pica sub-hands are invalid: each player plays exactly one, against one opponent."
     ),
@@ -167,6 +170,10 @@ FORMAT_MESSAGES: dict[str, Any] = {
     "unknown_tiebreak": _("Unknown tie-break."),
     "repeated_tiebreak": _("A tie-break appears twice in the chain."),
     "lots_not_last": _("The drawing of lots must be the last tie-break."),
+    "bad_remainder": _("Players left over are seated at tables of two or given a bye."),
+    "tables_size": _("A round robin of tables is made for 3, 6, 7, 9, 12 or 15 players."),
+    "bad_places": _("A table has two or three players, placed from first to last."),
+    "bad_chain": _("Choose the tie-breaks of the tables from the list, each once."),
 }
 
 
