@@ -51,7 +51,7 @@ def make_league(count: int, *, cycles: int = 2, weekday_of: dict[int, int] | Non
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", [6, 7])
 def test_a_home_and_away_league_is_dated_and_placed(count):
-    championship, stage, teams = make_league(count, weekday_of={1: 1, 2: 4})
+    championship, stage, _teams = make_league(count, weekday_of={1: 1, 2: 4})
     played = [m for m in stage.matches.select_related("team_a", "round") if m.team_b_id]
     rounds = (count - 1 if count % 2 == 0 else count) * 2
     assert stage.rounds.count() == rounds
@@ -109,7 +109,7 @@ def _at(day: dt.date, hour: int = 21) -> dt.datetime:
 
 @pytest.mark.django_db
 def test_postponement_refusals_and_marks(play_match, referee):
-    championship, stage, teams = make_league(6)
+    _championship, stage, _teams = make_league(6)
     first = stage.rounds.get(number=1)
     match, other = [m for m in first.matches.select_related("team_a", "team_b") if m.team_b_id][:2]
     organiser = UserFactory()
