@@ -36,7 +36,8 @@ DEFAULT_INTERVAL = 7
 DEFAULT_TIME = "21:00"
 
 
-def _zone(championship: Championship) -> zoneinfo.ZoneInfo:
+def zone_of(championship: Championship) -> zoneinfo.ZoneInfo:
+    """The championship's time zone: its matches' days and hours are told there."""
     return zoneinfo.ZoneInfo(championship.time_zone)
 
 
@@ -80,11 +81,11 @@ def match_start(
         monday = day - dt.timedelta(days=day.weekday())
         day = monday + dt.timedelta(days=home.home_weekday)
     hour = home.home_time or _parse_time(settings.get("time"))
-    return dt.datetime.combine(day, hour, tzinfo=_zone(championship))
+    return dt.datetime.combine(day, hour, tzinfo=zone_of(championship))
 
 
 def _local_day(championship: Championship, moment: dt.datetime) -> dt.date:
-    return timezone.localtime(moment, _zone(championship)).date()
+    return timezone.localtime(moment, zone_of(championship)).date()
 
 
 def check_in_season(championship: Championship, day: dt.date) -> None:
