@@ -9,7 +9,7 @@ from tests.tournaments.test_league import make_league
 
 @pytest.mark.django_db
 def test_fixtures_payload_and_postponement_permissions():
-    championship, stage, teams = make_league(4)
+    championship, _stage, teams = make_league(4)
     organiser = UserFactory()
     championship.organisers.add(organiser)
     stranger = UserFactory()

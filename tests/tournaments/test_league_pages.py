@@ -61,7 +61,7 @@ def test_the_feeds_hold_every_fixture_and_follow_a_postponement(client):
 
 @pytest.mark.django_db
 def test_the_fixture_pages_show_dates_venues_and_postponements(client):
-    championship, stage, teams = make_league(4)
+    championship, stage, _teams = make_league(4)
     match = stage.matches.exclude(team_b=None).select_related("team_a").first()
     league.match_postpone(
         match=match, to=dt.datetime(2026, 3, 6, 19, 0, tzinfo=ZONE), reason="Lluvia"
