@@ -136,4 +136,8 @@ def build(today: datetime.date, referees: list, *, play: Callable) -> Championsh
             break
         except TournamentError:
             continue
+    # A demo referee given a password finds the matches still to play (README).
+    waiting = stage.matches.exclude(team_b=None).exclude(status__in=Match.DECIDED)
+    for index, match in enumerate(waiting.filter(referee__isnull=True).order_by("pk")):
+        result_services.match_assign(match=match, referee=referees[index % len(referees)])
     return championship
