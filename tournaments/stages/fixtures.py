@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from tournaments.models import Championship, Match, Round, Stage, Team
+from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
 
 _RELATED = ("stage__championship", "round", "team_a", "team_b")
 
@@ -26,6 +26,7 @@ class Fixture:
     match: Match
     when: dt.datetime | None  # local to the championship
     title: str  # its matchday's (or round's) name
+    history: list[Postponement] = field(default_factory=list)  # see with_history
 
     @property
     def home(self) -> Team:
@@ -185,6 +186,20 @@ def feed_matches(*, championship: Championship, team: Team | None = None) -> Que
     if team is not None:
         found = found.filter(Q(team_a=team) | Q(team_b=team))
     return found.select_related(*_RELATED).order_by("scheduled_at", "pk")
+
+
+def with_history(days: list[Matchday]) -> list[Matchday]:
+    """``days`` with each fixture's postponements (oldest first, their author too): one
+    query for them all, for the organiser's matchdays page."""
+    fixtures = {f.match.pk: f for day in days for f in day.fixtures}
+    moves = (
+        Postponement.objects.filter(match__in=list(fixtures))
+        .select_related("by")
+        .order_by("at", "pk")
+    )
+    for move in moves:
+        fixtures[move.match_id].history.append(move)
+    return days
 
 
 def postponed_matches(*, stage: Stage) -> list[Match]:

@@ -240,8 +240,12 @@ def match_schedule(
     venue_address: str | None = None,
 ) -> Match:
     """The organiser's edit of one match's date and time (and venue): in the season, and
-    neither team playing another match that day. Not a postponement (no reason kept)."""
+    neither team playing another match that day; refused for a bye and a decided match
+    (its date is history). Not a postponement (no reason kept)."""
     match = _lock(match)
+    if match.team_b_id is None:
+        raise TournamentError(_("A bye is not played: it has no date."), code="bye")
+    _check_open(match)
     championship = match.stage.championship
     day = _local_day(championship, scheduled_at)
     check_in_season(championship, day)
