@@ -18,6 +18,7 @@ from tournaments.results import services as result_services
 from tournaments.stages import league
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+OUTSIDE = "01/05/2027 is outside the season (03/01/2026 to 12/20/2026)."
 
 
 @pytest.fixture
@@ -123,7 +124,7 @@ def _busy_day(run) -> str:
 @pytest.mark.parametrize(
     ("action", "data", "sentence"),
     [
-        ("date", {"date": "2027-01-05"}, "01/05/2027 is outside the season (03/01/2026 to 12/20/2026)."),
+        ("date", {"date": "2027-01-05"}, OUTSIDE),
         ("schedule", {"date": "2026-02-20", "time": "20:00"}, "is outside the season"),
         ("schedule", {"date": "busy", "time": "20:00"}, "already plays"),
         ("postpone", {"date": "2026-12-21", "time": "20:00", "reason": "Lluvia"}, "outside"),
