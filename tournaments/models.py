@@ -303,6 +303,18 @@ class Player(models.Model):
 SEED_MAX = 2_147_483_647
 
 
+# Weekdays as Python numbers them (date.weekday()): a team's home night, a league's default.
+WEEKDAYS = [
+    (0, _("Monday")),
+    (1, _("Tuesday")),
+    (2, _("Wednesday")),
+    (3, _("Thursday")),
+    (4, _("Friday")),
+    (5, _("Saturday")),
+    (6, _("Sunday")),
+]
+
+
 class TeamQuerySet(models.QuerySet):
     def playing(self) -> "TeamQuerySet":
         """The teams that play: typed in by the organiser, or entered by their players and
@@ -322,6 +334,14 @@ class Team(models.Model):
     players = models.ManyToManyField(
         Player, through="Membership", related_name="teams", verbose_name=_("players")
     )
+    # Where it plays its home matches in a league (tournaments.stages.league), and, when
+    # the club has its own night, the weekday (0 Monday … 6 Sunday) and hour of those.
+    venue_name = models.CharField(_("home venue"), max_length=200, blank=True)
+    venue_address = models.CharField(_("home venue's address"), max_length=300, blank=True)
+    home_weekday = models.PositiveSmallIntegerField(
+        _("home weekday"), null=True, blank=True, choices=WEEKDAYS
+    )
+    home_time = models.TimeField(_("home hour"), null=True, blank=True)
 
     objects = TeamQuerySet.as_manager()
 
@@ -441,6 +461,9 @@ class Round(models.Model):
     # The teams (ids) absent at check-in when the round was generated: their walkovers
     # came from the check-in, not from a referee, so the round may still be removed.
     absent = models.JSONField(_("absent teams"), default=list, blank=True)
+    # A league's matchday: the league's night of that week (its matches are placed in the
+    # week from it); empty for the rounds of a championship played in a day.
+    date = models.DateField(_("matchday date"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -459,12 +482,20 @@ class Round(models.Model):
         # __str__), a bracket round is named by its section only.
         cached = Round._meta.get_field("stage").is_cached(self)
         return round_name(
-            number=self.number, label=self.label, settings=self.stage.settings if cached else None
+            number=self.number,
+            label=self.label,
+            settings=self.stage.settings if cached else None,
+            dated=self.date is not None,
         )
 
     def name_in(self, stage: Stage) -> str:
         """The round's name for people, ``stage`` being its stage (already loaded)."""
-        return round_name(number=self.number, label=self.label, settings=stage.settings)
+        return round_name(
+            number=self.number,
+            label=self.label,
+            settings=stage.settings,
+            dated=self.date is not None,
+        )
 
 
 # Knockout rounds counted from the final: the final, semi-finals, quarter-finals...
@@ -477,7 +508,7 @@ _FROM_FINAL = (
 )
 
 
-def round_name(*, number: int, label: str, settings: dict | None) -> str:
+def round_name(*, number: int, label: str, settings: dict | None, dated: bool = False) -> str:
     """A round's name for people: the one place every page, export and API label asks.
 
     Rounds without a label (round robin, Swiss, the groups of a groups stage) are numbered.
@@ -491,7 +522,14 @@ def round_name(*, number: int, label: str, settings: dict | None) -> str:
     'Round 2'
     >>> str(round_name(number=5, label="W2", settings={"bracket": {"positions": [1] * 8}}))
     'Semi-finals'
+
+    A league's dated rounds (``dated``) are its matchdays:
+
+    >>> str(round_name(number=3, label="", settings=None, dated=True))
+    'Matchday 3'
     """
+    if not label and dated:
+        return _("Matchday %(number)s") % {"number": number}
     if not label:
         return _("Round %(number)s") % {"number": number}
     if label == "GF":
@@ -636,6 +674,21 @@ class Match(models.Model):
     # When both sides (or the organiser for them) confirmed the played result; cleared when
     # a hand changes. A finished match without it is provisional (``is_provisional``).
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True, editable=False)
+    # Where it is played (a league's home venue), copied onto the match: a venue changed
+    # later, or a postponement to another place, leaves the history as it was.
+    venue_name = models.CharField(_("venue"), max_length=200, blank=True)
+    venue_address = models.CharField(_("venue's address"), max_length=300, blank=True)
+    # Moved from its matchday's date (Postponement keeps each move): shown as postponed
+    # until it is decided.
+    postponed = models.BooleanField(_("postponed"), default=False)
+    # Bumped with every change of its date, time or venue: the calendar feeds' SEQUENCE
+    # and LAST-MODIFIED, so a subscribed phone moves the event instead of adding one.
+    schedule_sequence = models.PositiveIntegerField(
+        _("schedule changes"), default=0, editable=False
+    )
+    schedule_changed_at = models.DateTimeField(
+        _("schedule changed at"), null=True, blank=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("match")
@@ -736,6 +789,36 @@ class Match(models.Model):
             and self.team_b_id is not None
             and self.confirmed_at is None
         )
+
+
+class Postponement(models.Model):
+    """A match moved to another date (and maybe venue): from, to, why, who, when."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="postponements", verbose_name=_("match")
+    )
+    from_at = models.DateTimeField(_("from"), null=True, blank=True)
+    to_at = models.DateTimeField(_("to"))
+    from_venue = models.CharField(_("from venue"), max_length=200, blank=True)
+    to_venue = models.CharField(_("to venue"), max_length=200, blank=True)
+    reason = models.TextField(_("reason"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("postponement")
+        verbose_name_plural = _("postponements")
+        ordering = ["match", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match} → {self.to_at:%Y-%m-%d %H:%M}"
 
 
 class Game(models.Model):

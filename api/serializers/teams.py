@@ -74,7 +74,17 @@ class TeamSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Team
-        fields = ["id", "name", "seed", "club", "players"]
+        fields = [
+            "id",
+            "name",
+            "seed",
+            "club",
+            "players",
+            "venue_name",
+            "venue_address",
+            "home_weekday",
+            "home_time",
+        ]
         read_only_fields = fields
 
 
@@ -160,6 +170,23 @@ class TeamUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     club = serializers.CharField(max_length=200, required=False, allow_blank=True)
     seed = serializers.IntegerField(min_value=1, max_value=SEED_MAX, required=False)
+    venue_name = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, help_text="Its home venue (leagues)."
+    )
+    venue_address = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    home_weekday = serializers.IntegerField(
+        min_value=0,
+        max_value=6,
+        required=False,
+        allow_null=True,
+        help_text="Its home night, 0 Monday to 6 Sunday; null: the league's.",
+    )
+    home_time = serializers.TimeField(
+        required=False, allow_null=True, help_text="Its home hour; null: the league's."
+    )
+
+
+HOME_FIELDS = ("venue_name", "venue_address", "home_weekday", "home_time")
 
 
 class TeamImportSerializer(serializers.Serializer):

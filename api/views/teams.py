@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from api import access
 from api.serializers.teams import (
+    HOME_FIELDS,
     PlayerSerializer,
     TeamCreateSerializer,
     TeamImportResultSerializer,
@@ -117,11 +118,16 @@ class TeamDetail(ApiView):
 
     @extend_schema(request=TeamUpdateSerializer, responses={200: TeamSerializer})
     def patch(self, request: Request, slug: str, team_id: int) -> Response:
-        """Rename the team, change its club, or its seed while it has no match."""
+        """Rename the team, change its club, its seed while it has no match, or its home
+        venue, night and hour (leagues)."""
         championship = access.managed_championship(request, slug)
         team = _team(championship, team_id)
-        data = self.valid(TeamUpdateSerializer, request).validated_data
+        data = dict(self.valid(TeamUpdateSerializer, request).validated_data)
+        home = {key: data.pop(key) for key in HOME_FIELDS if key in data}
         championship_services.team_update(team=team, **data)
+        if home:
+            current = {key: getattr(team, key) for key in HOME_FIELDS}
+            championship_services.team_home_set(team=team, **{**current, **home})
         return Response(TeamSerializer(_team(championship, team_id), context=_PRIVATE).data)
 
     @extend_schema(responses={204: None})

@@ -46,6 +46,8 @@ def test_every_registered_variant_is_offered_by_the_stage_form(championship):
     assert offered == [
         "round_robin",
         "round_robin_double",
+        "league",
+        "league_home_away",
         "swiss",
         "single_elimination",
         "double_elimination",
@@ -54,6 +56,7 @@ def test_every_registered_variant_is_offered_by_the_stage_form(championship):
     ]
     # Each format's own settings become fields, once each.
     assert {"rounds", "group_count", "advance", "third_place"} <= set(form.fields)
+    assert {"first_date", "interval", "weekday", "time"} <= set(form.fields)
 
 
 def test_a_new_format_is_one_class(championship, make_teams, king):

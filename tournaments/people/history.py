@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from tournaments.models import (
     Championship,
@@ -218,7 +219,8 @@ def _matches_of(teams: list[Team]) -> list[Match]:
 
 
 def _next(lines: list[MatchLine]) -> MatchLine | None:
-    """The first match still to be played against an opponent, by time, then round."""
+    """The first match still to be played against an opponent, by time (from today on,
+    then those whose day passed), then round."""
     waiting = [
         line
         for line in lines
@@ -226,9 +228,13 @@ def _next(lines: list[MatchLine]) -> MatchLine | None:
         and not line.decided
         and line.team.championship.status == Championship.Status.RUNNING
     ]
+    # A league's match whose day has passed unplayed (its date to be set again) comes
+    # after the coming matchdays: "next" is the one a player goes to.
+    today = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     waiting.sort(
         key=lambda line: (
             line.match.scheduled_at is None,
+            line.match.scheduled_at is not None and line.match.scheduled_at < today,
             line.match.scheduled_at or 0,
             line.match.stage.order,
             line.match.round.number,

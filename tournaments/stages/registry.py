@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import formats
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Group, Match, Stage
-from tournaments.stages import rounds
+from tournaments.models import WEEKDAYS, Championship, Group, Match, Stage
+from tournaments.stages import league, rounds
 from tournaments.standings.selectors import stage_standings
 
 
@@ -146,6 +146,79 @@ class RoundRobin(StageFormat):
         round_ = rounds.new_round(stage, absent=absent)
         # The schedule is fixed: an absent team's match is its opponent's walkover.
         return rounds.create_pairings(stage, round_, planned.pairings, planned.bye, absent=absent)
+
+
+class _IsoDateField(forms.DateField):
+    """A date kept in the stage's settings (JSON) as ``YYYY-MM-DD``."""
+
+    widget = forms.DateInput(attrs={"type": "date"})
+
+    def clean(self, value: Any) -> str | None:
+        day = super().clean(value)
+        return day.isoformat() if day else None
+
+
+class _IsoTimeField(forms.TimeField):
+    """An hour kept in the stage's settings (JSON) as ``HH:MM``."""
+
+    widget = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+    def clean(self, value: Any) -> str | None:
+        hour = super().clean(value)
+        return hour.strftime("%H:%M") if hour else None
+
+
+def _first_date_field() -> forms.Field:
+    return _IsoDateField(label=_("First matchday's date (league)"))
+
+
+def _interval_field() -> forms.Field:
+    return forms.IntegerField(
+        label=_("Days between matchdays"), min_value=1, max_value=60, initial=7
+    )
+
+
+def _weekday_field() -> forms.Field:
+    return forms.TypedChoiceField(
+        label=_("League's weekday"),
+        choices=[("", _("The first matchday's")), *WEEKDAYS],
+        coerce=int,
+        empty_value=None,
+    )
+
+
+def _time_field() -> forms.Field:
+    return _IsoTimeField(label=_("League's hour"), initial="21:00")
+
+
+@register
+class League(StageFormat):
+    """A round robin played over a season, a matchday a week or so, at the clubs' venues.
+
+    Every matchday is generated at once (the fixtures are published for the season), each
+    dated; its matches get their day, hour and venue from the home team
+    (:mod:`tournaments.stages.league`). Home and away: the second round mirrors the first.
+    """
+
+    key = "league"
+    label = _("League")
+    defaults = {"cycles": 2, "first_date": None, "interval": 7, "weekday": None, "time": "21:00"}
+    fields = {
+        "first_date": _first_date_field,
+        "interval": _interval_field,
+        "weekday": _weekday_field,
+        "time": _time_field,
+    }
+
+    @classmethod
+    def variants(cls) -> list[Variant]:
+        return [
+            Variant("league", _("League, single round"), {"cycles": 1}),
+            Variant("league_home_away", _("League, home and away"), {"cycles": 2}),
+        ]
+
+    def next_round(self, stage: Stage, absent: frozenset[int] = frozenset()) -> list[Match]:
+        return league.league_generate(stage)
 
 
 @register

@@ -109,6 +109,7 @@ def team_edit_post(
     try:
         with transaction.atomic():
             team = championship_services.team_edit(team=team, **form.service_kwargs())
+            team = championship_services.team_home_set(team=team, **form.home_kwargs())
             for index, person, changes in form.contact_changes():
                 try:
                     people_services.person_update(person=person, by=request.user, **changes)

@@ -33,6 +33,7 @@ from tournaments.live import code_version, fragments, part, public_page
 from tournaments.models import Championship, Match, Player, Round, Stage, Team, round_name
 from tournaments.results import selectors as result_selectors
 from tournaments.results import story
+from tournaments.stages import fixtures as fixture_selectors
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
@@ -69,6 +70,7 @@ def championship(request: HttpRequest, slug: str) -> HttpResponse:
             "stages": stages,
             "teams": found.teams.all(),
             "entries_open": _entries_open(found),
+            "has_fixtures": fixture_selectors.has_fixtures(championship=found),
         },
     )
 
@@ -179,6 +181,7 @@ def standings(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
             "tables": tables,
             "qualify": tables[0].qualify if tables else 0,
             "not_needed": any(table.not_needed for table in tables),
+            "postponed": fixture_selectors.postponed_matches(stage=stage),
             **_rounds_context(stage),
         },
     )

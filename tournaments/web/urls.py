@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from tournaments.web import entry, people, public, ratings, statistics, team_link
+from tournaments.web import (
+    calendar_feeds,
+    entry,
+    fixtures,
+    people,
+    public,
+    ratings,
+    statistics,
+    team_link,
+)
 
 app_name = "tournaments"
 
@@ -25,6 +34,27 @@ urlpatterns = [
     path("c/<slug:slug>/matches/<int:match_id>/", public.match, name="match"),
     path("c/<slug:slug>/teams/<int:team_id>/", people.team, name="team"),
     path("c/<slug:slug>/schedule/", people.schedule, name="schedule"),
+    path("c/<slug:slug>/fixtures/", fixtures.matchdays, name="fixtures"),
+    path("c/<slug:slug>/fixtures/print/", fixtures.matchdays_print, name="fixtures_print"),
+    path(
+        "c/<slug:slug>/stages/<int:stage_id>/matchdays/<int:number>/",
+        fixtures.matchday,
+        name="matchday",
+    ),
+    path("c/<slug:slug>/fixtures.ics", calendar_feeds.championship_feed, name="fixtures_ics"),
+    path(
+        "c/<slug:slug>/teams/<int:team_id>/fixtures/", fixtures.team_fixtures, name="team_fixtures"
+    ),
+    path(
+        "c/<slug:slug>/teams/<int:team_id>/fixtures/print/",
+        fixtures.team_fixtures_print,
+        name="team_fixtures_print",
+    ),
+    path(
+        "c/<slug:slug>/teams/<int:team_id>/fixtures.ics",
+        calendar_feeds.team_feed,
+        name="team_fixtures_ics",
+    ),
     path(
         "c/<slug:slug>/statistics/",
         statistics.championship_statistics,

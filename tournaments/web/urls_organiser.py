@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.web import (
     day,
     entries,
+    league_organiser,
     links_organiser,
     people_organiser,
     printing,
@@ -133,6 +134,18 @@ urlpatterns = [
         views.round_assign,
         name="round_assign",
     ),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/matchdays/",
+        league_organiser.matchdays,
+        name="league_matchdays",
+    ),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/matchdays/<int:number>/date/",
+        league_organiser.matchday_date,
+        name="league_matchday_date",
+    ),
+    path(f"{_match}/schedule/", league_organiser.match_schedule, name="league_match_schedule"),
+    path(f"{_match}/postpone/", league_organiser.match_postpone, name="league_match_postpone"),
     path("<slug:slug>/matches/<int:match_id>/walkover/", views.match_walkover, name="walkover"),
     path("<slug:slug>/export/<str:kind>.csv", views.export_csv, name="export"),
     *results_urls,

@@ -4,6 +4,7 @@ cap de colla and seed, removed; a line-up changed from a round on (substitutions
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -295,6 +296,29 @@ def team_update(
     if fields:
         team.save(update_fields=fields)
         announce(championship_id=team.championship_id, what="team")
+    return team
+
+
+@transaction.atomic
+def team_home_set(
+    *,
+    team: Team,
+    venue_name: str,
+    venue_address: str,
+    home_weekday: int | None = None,
+    home_time: dt.time | None = None,
+) -> Team:
+    """Where ``team`` plays its home matches in a league, and its own night and hour
+    (None: the league's). Matches already fixed keep the venue they were given."""
+    if home_weekday is not None and not 0 <= home_weekday <= 6:
+        raise TournamentError(_("A weekday is 0 (Monday) to 6 (Sunday)."), code="bad_weekday")
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    team.venue_name = venue_name.strip()
+    team.venue_address = venue_address.strip()
+    team.home_weekday = home_weekday
+    team.home_time = home_time
+    team.save(update_fields=["venue_name", "venue_address", "home_weekday", "home_time"])
+    announce(championship_id=team.championship_id, what="team")
     return team
 
 

@@ -6,8 +6,9 @@ the view calls the service and puts a ``TournamentError`` back on the form with
 :func:`add_service_error`, on the field it names when there is one. One module per
 family: ``championships`` (a championship, its rules and tie-breaks), ``teams`` (entries,
 edits, substitutions), ``rounds`` (stages, tables, walkovers, referees of a round),
-``referees`` (the championship's referees and their invitations), ``people`` (a
-person's details, the people's search).
+``league`` (a league's dates: a matchday's, a match's, a postponement), ``referees`` (the
+championship's referees and their invitations), ``people`` (a person's details, the
+people's search).
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from tournaments.web.forms.championships import (
     RulesMixin,
     TieBreakChainMixin,
     rule_choices,
+)
+from tournaments.web.forms.league import (
+    MatchdayDateForm,
+    MatchPostponeForm,
+    MatchScheduleForm,
 )
 from tournaments.web.forms.people import PeopleSearchForm, PersonForm
 from tournaments.web.forms.referees import (
@@ -55,6 +61,9 @@ __all__ = [
     "InvitationAcceptForm",
     "MatchAssignForm",
     "MatchAssignFormSet",
+    "MatchPostponeForm",
+    "MatchScheduleForm",
+    "MatchdayDateForm",
     "PeopleSearchForm",
     "PersonForm",
     "RefereeAddForm",

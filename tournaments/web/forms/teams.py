@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import SEED_MAX, Championship, Person, Team
+from tournaments.models import SEED_MAX, WEEKDAYS, Championship, Person, Team
 from tournaments.people.services import PersonDetails
 from tournaments.stages import registry
 
@@ -190,10 +190,27 @@ class TeamEditForm(PeopleChoiceMixin, forms.Form):
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=SEED_MAX, required=False)
     club = forms.CharField(label=_("Club or city"), max_length=200, required=False)
 
+    venue_name = forms.CharField(label=_("Home venue"), max_length=200, required=False)
+    venue_address = forms.CharField(label=_("Home venue's address"), max_length=300, required=False)
+    home_weekday = forms.TypedChoiceField(
+        label=_("Home weekday (league)"),
+        choices=[("", _("The league's")), *WEEKDAYS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    home_time = forms.TimeField(
+        label=_("Home hour (league)"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         members = list(team.memberships.all())
         self.members = members
         initial = {"name": team.name, "seed": team.seed, "club": team.club}
+        for name in ("venue_name", "venue_address", "home_weekday", "home_time"):
+            initial[name] = getattr(team, name)
         for index, membership in enumerate(members, start=1):
             initial[f"player_{index}"] = membership.player.name
             for extra in PLAYER_EXTRAS:
@@ -239,6 +256,16 @@ class TeamEditForm(PeopleChoiceMixin, forms.Form):
             "club": data.get("club", ""),
             "players": [new.get(i) or data.get(f"player_{i}", "") for i in range(1, self.size + 1)],
             "captain": data.get("captain") or None,
+        }
+
+    def home_kwargs(self) -> dict[str, Any]:
+        """The team's home venue, night and hour (``team_home_set``)."""
+        data = self.cleaned_data
+        return {
+            "venue_name": data.get("venue_name", ""),
+            "venue_address": data.get("venue_address", ""),
+            "home_weekday": data.get("home_weekday"),
+            "home_time": data.get("home_time"),
         }
 
 

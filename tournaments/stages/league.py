@@ -1,0 +1,317 @@
+"""A league over a season: its matchdays' dates, each match's day, hour and venue, and
+the moves of a match (a matchday's date edited, a match rescheduled or postponed).
+
+A league generates all its matchdays at once (the fixtures are published for the
+season): matchday *n* is on ``first_date + (n - 1) × interval`` (moved to the league's
+weekday when it has one). A match is played in its matchday's week (Monday to Sunday) on
+its home team's night when the team has one, else on the matchday's date, at the home
+team's hour or the league's; at the home team's venue, copied onto the match.
+
+Every date a match gets stays inside the season (the championship's ``start_date`` to
+``end_date``) and no team plays twice on one day: the generation, the organiser's edits
+and a postponement all refuse otherwise, each with its sentence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+from django.utils import formats as date_formats
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import formats
+from tournaments.errors import TournamentError
+from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
+from tournaments.signals import announce
+from tournaments.stages import rounds
+
+DEFAULT_INTERVAL = 7
+DEFAULT_TIME = "21:00"
+
+
+def zone_of(championship: Championship) -> zoneinfo.ZoneInfo:
+    """The championship's time zone: its matches' days and hours are told there."""
+    return zoneinfo.ZoneInfo(championship.time_zone)
+
+
+def _parse_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(value) if value else None
+
+
+def _parse_time(value: Any) -> dt.time:
+    if isinstance(value, dt.time):
+        return value
+    return dt.time.fromisoformat(value or DEFAULT_TIME)
+
+
+def matchday_dates(settings: Mapping[str, Any], count: int) -> list[dt.date]:
+    """The dates of ``count`` matchdays from a league's settings.
+
+    >>> matchday_dates({"first_date": "2026-03-02", "interval": 7, "weekday": 2}, 3)
+    [datetime.date(2026, 3, 4), datetime.date(2026, 3, 11), datetime.date(2026, 3, 18)]
+    """
+    first = _parse_date(settings.get("first_date"))
+    if first is None:
+        raise TournamentError(
+            _("Give the date of the league's first matchday."), code="no_first_date"
+        )
+    weekday = settings.get("weekday")
+    if weekday not in (None, ""):
+        first += dt.timedelta(days=(int(weekday) - first.weekday()) % 7)
+    interval = int(settings.get("interval") or DEFAULT_INTERVAL)
+    return [first + dt.timedelta(days=interval * index) for index in range(count)]
+
+
+def match_start(
+    *, championship: Championship, settings: Mapping[str, Any], day: dt.date, home: Team
+) -> dt.datetime:
+    """When a match of the matchday on ``day`` starts: its home team's weekday in that
+    week (Monday to Sunday) when it has one, else ``day``; its hour, else the league's;
+    in the championship's time zone."""
+    if home.home_weekday is not None:
+        monday = day - dt.timedelta(days=day.weekday())
+        day = monday + dt.timedelta(days=home.home_weekday)
+    hour = home.home_time or _parse_time(settings.get("time"))
+    return dt.datetime.combine(day, hour, tzinfo=zone_of(championship))
+
+
+def _local_day(championship: Championship, moment: dt.datetime) -> dt.date:
+    return timezone.localtime(moment, zone_of(championship)).date()
+
+
+def check_in_season(championship: Championship, day: dt.date) -> None:
+    """Refuse a day before the championship's start date or after its end date."""
+    if day < championship.start_date or (
+        championship.end_date is not None and day > championship.end_date
+    ):
+        raise TournamentError(
+            _("%(date)s is outside the season (%(start)s to %(end)s)."),
+            code="outside_season",
+            params={
+                "date": date_formats.date_format(day, "SHORT_DATE_FORMAT"),
+                "start": date_formats.date_format(championship.start_date, "SHORT_DATE_FORMAT"),
+                "end": (
+                    date_formats.date_format(championship.end_date, "SHORT_DATE_FORMAT")
+                    if championship.end_date
+                    else "…"
+                ),
+            },
+        )
+
+
+def _check_free(match: Match, day: dt.date, others: Iterable[Match] | None = None) -> None:
+    """Refuse ``day`` when one of ``match``'s teams already plays another match that day
+    (``others``: the matches to compare with, default those stored)."""
+    championship = match.stage.championship
+    teams = {match.team_a_id, match.team_b_id} - {None}
+    if others is None:
+        others = (
+            Match.objects.filter(stage__championship=championship, scheduled_at__isnull=False)
+            .filter(Q(team_a_id__in=teams) | Q(team_b_id__in=teams))
+            .exclude(pk=match.pk)
+            .select_related("team_a", "team_b")
+        )
+    for other in others:
+        if other.pk == match.pk or other.scheduled_at is None:
+            continue
+        shared = teams & {other.team_a_id, other.team_b_id}
+        if shared and _local_day(championship, other.scheduled_at) == day:
+            team = other.team_a if other.team_a_id in shared else other.team_b
+            raise TournamentError(
+                _("%(team)s already plays %(match)s on %(date)s."),
+                code="team_busy",
+                params={
+                    "team": team,
+                    "match": str(other),
+                    "date": date_formats.date_format(day, "SHORT_DATE_FORMAT"),
+                },
+            )
+
+
+def league_generate(stage: Stage) -> list[Match]:
+    """Every matchday of the league ``stage`` (locked by the caller), dated, each match
+    with its day, hour and venue. Refuses a league already generated and a matchday or a
+    match outside the season."""
+    if stage.rounds.exists():
+        raise TournamentError(
+            _("The league's matchdays have all been generated already."), code="no_round_left"
+        )
+    if "teams" not in stage.settings:
+        stage.settings["teams"] = rounds.seeded_team_ids(stage.teams.all())
+        stage.save(update_fields=["settings"])
+    championship = stage.championship
+    planned = formats.round_robin(stage.settings["teams"], cycles=stage.settings.get("cycles", 2))
+    dates = matchday_dates(stage.settings, len(planned))
+    for day in (dates[0], dates[-1]):
+        check_in_season(championship, day)
+    teams = {t.pk: t for t in stage.teams.all()}
+    created: list[Match] = []
+    for planned_round, day in zip(planned, dates, strict=True):
+        round_ = rounds.new_round(stage)
+        round_.date = day
+        round_.save(update_fields=["date"])
+        matches = rounds.create_pairings(stage, round_, planned_round.pairings, planned_round.bye)
+        for match in matches:
+            if match.team_b_id is None:
+                continue  # the bye: no fixture
+            home = teams[match.team_a_id]
+            match.scheduled_at = match_start(
+                championship=championship, settings=stage.settings, day=day, home=home
+            )
+            check_in_season(championship, _local_day(championship, match.scheduled_at))
+            _check_free(match, _local_day(championship, match.scheduled_at), created)
+            match.venue_name, match.venue_address = home.venue_name, home.venue_address
+            match.save(update_fields=["scheduled_at", "venue_name", "venue_address"])
+            created.append(match)
+        created += [m for m in matches if m.team_b_id is None]
+    return created
+
+
+def _moved(match: Match, fields: list[str]) -> None:
+    match.schedule_sequence += 1
+    match.schedule_changed_at = timezone.now()
+    match.save(update_fields=[*fields, "schedule_sequence", "schedule_changed_at"])
+
+
+def _lock(match: Match) -> Match:
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("stage__championship", "team_a", "team_b", "round")
+        .get(pk=match.pk)
+    )
+
+
+def _check_open(match: Match) -> None:
+    if match.is_decided:
+        raise TournamentError(
+            _("%(match)s is already decided: its date cannot change."),
+            code="match_decided",
+            params={"match": str(match)},
+        )
+
+
+@transaction.atomic
+def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> Round:
+    """Move matchday ``number`` of a league to ``date``: its matches still to be played
+    and not postponed follow (each on its home team's night of the new week)."""
+    stage = rounds.lock_stage(stage)
+    round_ = stage.rounds.filter(number=number).first()
+    if round_ is None:
+        raise TournamentError(
+            _("Round %(number)s does not exist."), code="no_round", params={"number": number}
+        )
+    championship = stage.championship
+    check_in_season(championship, date)
+    moving = [
+        m
+        for m in round_.matches.select_related("team_a", "team_b", "stage__championship")
+        if m.team_b_id is not None and not m.is_decided and not m.postponed
+    ]
+    for match in moving:
+        match.scheduled_at = match_start(
+            championship=championship, settings=stage.settings, day=date, home=match.team_a
+        )
+        day = _local_day(championship, match.scheduled_at)
+        check_in_season(championship, day)
+        _check_free(match, day)
+    round_.date = date
+    round_.save(update_fields=["date"])
+    for match in moving:
+        _moved(match, ["scheduled_at"])
+    announce(championship_id=championship.pk, stage_id=stage.pk, what="round")
+    return round_
+
+
+@transaction.atomic
+def match_schedule(
+    *,
+    match: Match,
+    scheduled_at: dt.datetime,
+    venue_name: str | None = None,
+    venue_address: str | None = None,
+) -> Match:
+    """The organiser's edit of one match's date and time (and venue): in the season, and
+    neither team playing another match that day; refused for a bye and a decided match
+    (its date is history). Not a postponement (no reason kept)."""
+    match = _lock(match)
+    if match.team_b_id is None:
+        raise TournamentError(_("A bye is not played: it has no date."), code="bye")
+    _check_open(match)
+    championship = match.stage.championship
+    day = _local_day(championship, scheduled_at)
+    check_in_season(championship, day)
+    _check_free(match, day)
+    match.scheduled_at = scheduled_at
+    fields = ["scheduled_at"]
+    if venue_name is not None:
+        match.venue_name = venue_name.strip()
+        fields.append("venue_name")
+    if venue_address is not None:
+        match.venue_address = venue_address.strip()
+        fields.append("venue_address")
+    _moved(match, fields)
+    announce(
+        championship_id=championship.pk, stage_id=match.stage_id, match_id=match.pk, what="match"
+    )
+    return match
+
+
+@transaction.atomic
+def match_postpone(
+    *,
+    match: Match,
+    to: dt.datetime,
+    reason: str,
+    by: AbstractBaseUser | None = None,
+    venue_name: str | None = None,
+    venue_address: str | None = None,
+) -> Postponement:
+    """Postpone ``match`` to ``to`` (and maybe another venue), for ``reason``.
+
+    Refused for a decided match, a date outside the season, and a day on which one of its
+    teams already plays another match. The move is kept (``Postponement``), the match is
+    marked postponed until decided, and its calendar event moves (a higher sequence)."""
+    reason = reason.strip()
+    if not reason:
+        raise TournamentError(_("Say why the match is postponed."), code="no_reason")
+    match = _lock(match)
+    if match.team_b_id is None:
+        raise TournamentError(_("A bye is not played: it cannot be postponed."), code="bye")
+    _check_open(match)
+    championship = match.stage.championship
+    day = _local_day(championship, to)
+    check_in_season(championship, day)
+    _check_free(match, day)
+    moved = Postponement.objects.create(
+        match=match,
+        from_at=match.scheduled_at,
+        to_at=to,
+        from_venue=match.venue_name,
+        to_venue=(venue_name if venue_name is not None else match.venue_name).strip(),
+        reason=reason,
+        by=by if by is not None and by.is_authenticated else None,
+    )
+    match.scheduled_at = to
+    match.postponed = True
+    fields = ["scheduled_at", "postponed"]
+    if venue_name is not None:
+        match.venue_name = venue_name.strip()
+        fields.append("venue_name")
+    if venue_address is not None:
+        match.venue_address = venue_address.strip()
+        fields.append("venue_address")
+    _moved(match, fields)
+    # A postponed match shows on the standings' page: "result" renews them.
+    announce(
+        championship_id=championship.pk, stage_id=match.stage_id, match_id=match.pk, what="result"
+    )
+    return moved
