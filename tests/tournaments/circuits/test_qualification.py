@@ -65,7 +65,7 @@ def season(people, **rules):
 
 def test_points_from_finished_events_with_shared_places_and_best_n(people, commit):
     p = people
-    circuit, inca, manacor, final = season(people, best_of=1)
+    circuit, inca, manacor, _final = season(people, best_of=1)
     finish(commit, inca)
     finish(commit, manacor)
     stored = CircuitPlacement.objects.filter(event=inca).order_by("place", "pk")
@@ -173,7 +173,7 @@ def test_qualified_teams_enter_the_final_pending_skip_and_replacement(people, co
 
 
 def test_no_points_places_until_every_qualifier_finishes(people, commit):
-    circuit, inca, manacor, final = season(people, qualify_per_event=2, qualify_by_points=2)
+    _circuit, inca, manacor, final = season(people, qualify_per_event=2, qualify_by_points=2)
     finish(commit, inca)
     assert len(final_entries(final)) == 2
     assert not CircuitQualification.objects.filter(event__isnull=True).exists()
@@ -186,7 +186,7 @@ def test_no_points_places_until_every_qualifier_finishes(people, commit):
 
 
 def test_a_result_changed_in_an_event_announces_the_circuit(people, commit, monkeypatch):
-    circuit, inca, manacor, final = season(people)
+    _circuit, inca, _manacor, _final = season(people)
     seen = []
     monkeypatch.setattr(
         tasks.qualification,
