@@ -44,14 +44,13 @@ def test_two_qualifiers_finishing_at_once_enter_each_team_once(people):
         try:
             barrier.wait()
             tasks.refresh_circuit_event(championship_id)
-        except BaseException as error:  # noqa: BLE001 - the test reports any failure
+        except BaseException as error:
             errors.append(error)
         finally:
             connections.close_all()
 
     threads = [
-        threading.Thread(target=refresh, args=(event.championship_id,))
-        for event in (inca, manacor)
+        threading.Thread(target=refresh, args=(event.championship_id,)) for event in (inca, manacor)
     ]
     for thread in threads:
         thread.start()
