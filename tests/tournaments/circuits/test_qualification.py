@@ -199,3 +199,37 @@ def test_a_result_changed_in_an_event_announces_the_circuit(people, commit, monk
     assert CircuitPlacement.objects.filter(event=inca).count() == 4
     assert tasks.refresh_circuit_event(inca.championship_id) is False  # nothing changed
     assert len(seen) == 1
+
+
+def test_a_result_recorded_in_an_event_reaches_its_placements(people, commit):
+    """The real path: the result's announcement (on commit) queues the refresh, which
+    stores the event's provisional placements and announces the circuit."""
+    from tests.tournaments.conftest import play
+    from tournaments.models import Match
+    from tournaments.stages import services as stage_services
+
+    p = people
+    circuit = make_circuit()
+    inca = make_event(circuit, day=1, place="Inca")
+    enter(inca, [(p["a"], p["b"]), (p["c"], p["d"])])
+    stage = stage_services.stage_create(championship=inca.championship, format="round_robin")
+    (match,) = [m for m in stage_services.round_generate(stage=stage) if not m.is_bye]
+    assert not CircuitPlacement.objects.filter(event=inca).exists()
+    announced = []
+    from tournaments import signals
+
+    def listen(sender, **kwargs):
+        if kwargs["what"] == "circuit":
+            announced.append(kwargs["slug"])
+
+    signals.changed.connect(listen, dispatch_uid="test-circuit-listen")
+    try:
+        commit(play, match=Match.objects.get(pk=match.pk), winner=match.team_b)
+    finally:
+        signals.changed.disconnect(dispatch_uid="test-circuit-listen")
+    rows = CircuitPlacement.objects.filter(event=inca).order_by("place")
+    assert [(r.people_key, r.place) for r in rows] == [
+        (key(p["c"], p["d"]), 1),
+        (key(p["a"], p["b"]), 2),
+    ]
+    assert announced and set(announced) == {"circuit"}
