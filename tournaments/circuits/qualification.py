@@ -141,7 +141,13 @@ def qualification_sync(*, circuit: Circuit) -> list[CircuitQualification]:
             taken=taken,
             candidates=candidates,
         )
-    if qualifiers and len(finished) == len(qualifiers) and circuit.qualify_by_points:
+    points_rows = [r for r in rows if r.event_id is None and r.status == Q.Status.ENTERED]
+    if (
+        qualifiers
+        and len(finished) == len(qualifiers)
+        and len(points_rows) < circuit.qualify_by_points
+    ):
+        # The whole ranking is read only when a points place is free.
         created += _fill(
             circuit=circuit,
             final=final,
