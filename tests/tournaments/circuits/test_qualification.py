@@ -233,3 +233,14 @@ def test_a_result_recorded_in_an_event_reaches_its_placements(people, commit):
         (key(p["a"], p["b"]), 2),
     ]
     assert announced and set(announced) == {"circuit"}
+
+
+def test_the_circuit_announcement_bumps_its_topic_and_the_people_pages(db):
+    from tournaments.live import announce, circuit_topic, versions
+
+    topics = [circuit_topic("obert"), "people", "k.other"]
+    before = versions.versions(topics)
+    announce.on_changed(None, championship_id=0, what="circuit", slug="obert")
+    after = versions.versions(topics)
+    assert after[0] != before[0] and after[1] != before[1]
+    assert after[2] == before[2]  # another circuit's pages stay cached
