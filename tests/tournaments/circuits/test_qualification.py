@@ -244,3 +244,25 @@ def test_the_circuit_announcement_bumps_its_topic_and_the_people_pages(db):
     after = versions.versions(topics)
     assert after[0] != before[0] and after[1] != before[1]
     assert after[2] == before[2]  # another circuit's pages stay cached
+
+
+def test_a_qualifier_finished_before_it_joined_the_circuit_still_qualifies(people):
+    p = people
+    circuit = make_circuit(qualify_per_event=1)
+    inca = make_event(circuit, day=1, place="Inca")
+    final = make_event(
+        circuit, day=20, kind=CircuitEvent.Kind.FINAL, status=Championship.Status.REGISTRATION
+    )
+    enter(inca, [(p["a"], p["b"]), (p["c"], p["d"])])
+    play_knockout(inca)
+    Championship.objects.filter(pk=inca.championship_id).update(status=Championship.Status.FINISHED)
+    assert not CircuitPlacement.objects.exists()  # no announcement reached the circuit
+    (row,) = qualification_sync(circuit=circuit)
+    assert row.people_key == key(p["a"], p["b"])
+    assert final_entries(final) == [(key(p["a"], p["b"]), Entry.Status.PENDING)]
+    # Withdrawn: its row says so (the circuit's pages are told) and the runner-up enters.
+    row.final_team.entry.status = Entry.Status.WITHDRAWN
+    row.final_team.entry.save()
+    changed = qualification_sync(circuit=circuit)
+    assert [r.status for r in changed][0] == CircuitQualification.Status.WITHDRAWN
+    assert CircuitQualification.objects.get(replaces=row).people_key == key(p["c"], p["d"])
