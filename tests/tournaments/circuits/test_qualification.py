@@ -264,5 +264,5 @@ def test_a_qualifier_finished_before_it_joined_the_circuit_still_qualifies(peopl
     row.final_team.entry.status = Entry.Status.WITHDRAWN
     row.final_team.entry.save()
     changed = qualification_sync(circuit=circuit)
-    assert [r.status for r in changed][0] == CircuitQualification.Status.WITHDRAWN
+    assert changed[0].status == CircuitQualification.Status.WITHDRAWN
     assert CircuitQualification.objects.get(replaces=row).people_key == key(p["c"], p["d"])
