@@ -12,8 +12,8 @@ The rules (docs/tournaments.md, "Circuits"):
 - only the best ``best_of`` results count (None: all), the better points first, then the
   earlier event;
 - lines are ordered by more points, then the better counted results compared one by one
-  (the best first, then the second best...), then more events played; lines equal on all
-  of these share their rank (1, 1, 3).
+  (the best first, then the second best...; a result that scored nothing is no result),
+  then more events played; lines equal on all of these share their rank (1, 1, 3).
 """
 
 from __future__ import annotations
