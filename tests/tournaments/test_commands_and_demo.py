@@ -96,6 +96,9 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Creado: Abierto de Truco de Gràcia",
         "Creado: Torneig de Truc del Casal",
         "Creado: Open de Truco de Primavera",
+        "Creado: Obert de Truc de Mallorca — Inca",
+        "Creado: Obert de Truc de Mallorca — Manacor",
+        "Creado: Obert de Truc de Mallorca — Felanitx",
         "Creado: Obert de Truc de Mallorca — Final",
         "Creado: Liga de Invierno",
     ]
@@ -103,6 +106,9 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Ya existía: Abierto de Truco de Gràcia",
         "Ya existía: Torneig de Truc del Casal",
         "Ya existía: Open de Truco de Primavera",
+        "Ya existía: Obert de Truc de Mallorca — Inca",
+        "Ya existía: Obert de Truc de Mallorca — Manacor",
+        "Ya existía: Obert de Truc de Mallorca — Felanitx",
         "Ya existía: Obert de Truc de Mallorca — Final",
         "Ya existía: Liga de Invierno",
     ]

@@ -188,9 +188,9 @@ def _qualifier(
     return championship
 
 
-def build(today: datetime.date, referees: list, *, play: Callable) -> Championship:
+def build(today: datetime.date, referees: list, *, play: Callable) -> list[Championship]:
     """Create the circuit, its qualifiers (two finished, one in play) and its final;
-    returns the final."""
+    returns its championships by date (the final last)."""
     rng = random.Random(f"2026-{SLUG}")
     names = _people(rng, 2 * len(PAIRS))
     people: dict[int, list[PersonDetails]] = {}
@@ -267,7 +267,14 @@ def build(today: datetime.date, referees: list, *, play: Callable) -> Championsh
     first = Entry.objects.filter(championship=final).order_by("position").first()
     if first is not None:
         entry_services.entry_accept(entry=first, by=None, via=TeamAct.Via.ORGANISER)
-    return final
+    return [event.championship for event in events]
+
+
+def championships() -> list[Championship]:
+    """The demo circuit's championships by date, if it was loaded (else none)."""
+    return list(
+        Championship.objects.filter(circuit_event__circuit__slug=SLUG).order_by("start_date", "pk")
+    )
 
 
 def regulars(circuit: Circuit) -> list[Person]:
