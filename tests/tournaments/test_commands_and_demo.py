@@ -97,6 +97,10 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Creado: Torneig de Truc del Casal",
         "Creado: Open de Truco de Primavera",
         "Creado: Liga de Clubes de Truco",
+        "Creado: Obert de Truc de Mallorca — Inca",
+        "Creado: Obert de Truc de Mallorca — Manacor",
+        "Creado: Obert de Truc de Mallorca — Felanitx",
+        "Creado: Obert de Truc de Mallorca — Final",
         "Creado: Liga de Invierno",
     ]
     assert second.splitlines() == [
@@ -104,6 +108,10 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Ya existía: Torneig de Truc del Casal",
         "Ya existía: Open de Truco de Primavera",
         "Ya existía: Liga de Clubes de Truco",
+        "Ya existía: Obert de Truc de Mallorca — Inca",
+        "Ya existía: Obert de Truc de Mallorca — Manacor",
+        "Ya existía: Obert de Truc de Mallorca — Felanitx",
+        "Ya existía: Obert de Truc de Mallorca — Final",
         "Ya existía: Liga de Invierno",
     ]
     assert (

@@ -9,6 +9,10 @@ one taking entries.
 - *Liga de Clubes de Truco* (``league.py``): six Buenos Aires clubs in a home-and-away
   league, a matchday a week at the clubs' venues; matchdays 1 and 2 played, matchday 3
   partly, one of its matches postponed.
+- *Circuit Obert de Truc de Mallorca* (``circuit.py``): Catalan truc in pairs, three
+  qualifiers (Inca and Manacor finished, Felanitx in play) and a final in Palma whose
+  qualified pairs were entered by the circuit's automatic entry; some pairs played two
+  qualifiers, so the ranking's best two results matter.
 - *Open de Truco de Primavera*: entries open to the players (8 places, a fee of 10 €):
   eight teams entered (five accepted, some paid), two on the waiting list.
 
@@ -34,7 +38,7 @@ from django.utils import timezone
 import scoring
 from scoring import Mazo, RuleSet, Trick, apply, is_finished, legal_actions, start_hand
 from tournaments.championships import services as championship_services
-from tournaments.demo import league
+from tournaments.demo import circuit, league
 from tournaments.entries import services as entry_services
 from tournaments.models import Championship, Match, Person, TeamAct
 from tournaments.people.services import PersonDetails
@@ -468,17 +472,25 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         "torneig-truc-casal": _catalan,
         "open-de-primavera": _open_entries,
         league.SLUG: functools.partial(league.build, play=play_match_hands),
+        circuit.FINAL_SLUG: functools.partial(circuit.build, play=play_match_hands),
     }
     for slug, build in builders.items():
-        existing = Championship.objects.filter(slug=slug).first()
-        if existing is not None:
-            outcome.append((existing.name, False))
+        # A demo of several championships (the circuit) is known by one of them, and
+        # names each of them, one line each.
+        existing = (
+            circuit.championships()
+            if slug == circuit.FINAL_SLUG
+            else list(Championship.objects.filter(slug=slug))
+        )
+        if existing:
+            outcome += [(championship.name, False) for championship in existing]
             continue
         with transaction.atomic():
-            championship = build(today, _referees())
-        for stage in championship.stages.select_related("championship"):
-            standing_services.standings_refresh(stage=stage)
-        outcome.append((championship.name, True))
+            built = build(today, _referees())
+        for championship in built if isinstance(built, list) else [built]:
+            for stage in championship.stages.select_related("championship"):
+                standing_services.standings_refresh(stage=stage)
+            outcome.append((championship.name, True))
     existing = Championship.objects.filter(slug=DRAFT["slug"]).first()
     if existing is None:
         championship_services.championship_create(
