@@ -114,7 +114,9 @@ def test_standings_per_group(client, running):
         assert html.count(team_name(team)) == 1
 
 
-STANDINGS_MAX_QUERIES = 8
+# One more since leagues: the stage's matches postponed and still to be played (one query,
+# whatever the number of teams).
+STANDINGS_MAX_QUERIES = 9
 
 
 def standings_page_of(client, count: int, *, snapshot: bool):
