@@ -9,6 +9,7 @@ from tests.tournaments.circuits.conftest import make_circuit, make_qualifier
 from tests.tournaments.factories import TeamFactory, UserFactory
 from tournaments.circuits import services
 from tournaments.entries import services as entry_services
+from tournaments.entries.towns import town_rule
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Round, Stage, TeamAct
 from tournaments.people.services import PersonDetails
@@ -17,10 +18,13 @@ pytestmark = pytest.mark.django_db
 
 
 def enter(championship, name: str):
+    """Enter a team through the form's service, from the qualifier's own town if any."""
+    rule = town_rule(championship)
     entry, token = entry_services.entry_submit(
         championship=championship,
         team_name=name,
         players=[PersonDetails(name=f"{name} {i}") for i in (1, 2)],
+        town=rule.towns[0] if rule else "",
     )
     return entry, token
 
