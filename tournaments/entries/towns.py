@@ -55,8 +55,13 @@ class TownRule:
 
 def town_rule(championship: Championship) -> TownRule | None:
     """The town restriction of ``championship``'s entries, or None when it takes anyone
-    (not a qualifier, or a qualifier without towns). Two queries."""
-    event = CircuitEvent.objects.filter(championship=championship).first()
+    (not a qualifier, or a qualifier without towns). A query for its event unless it was
+    fetched with the championship (``select_related("circuit_event")``), one for the
+    circuit's other qualifiers when it restricts."""
+    try:
+        event = championship.circuit_event
+    except CircuitEvent.DoesNotExist:
+        return None
     if event is None or event.kind != CircuitEvent.Kind.QUALIFIER or not event.towns:
         return None
     elsewhere: dict[str, tuple[CircuitEvent, str]] = {}

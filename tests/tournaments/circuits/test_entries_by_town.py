@@ -118,3 +118,11 @@ def test_a_region_is_found_by_its_place(organiser, circuit, qualifiers):
                 f"Your town, {expected}, plays the Llevant qualifier: enter there."
             )
         assert caught.value.params["slug"] == "fase-llevant"
+
+
+def test_a_qualifiers_form_costs_a_fixed_number_of_queries(
+    client, qualifiers, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(4):
+        response = client.get(_url(qualifiers["Inca"].championship))
+    assert response.status_code == 200
