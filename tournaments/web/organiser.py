@@ -31,7 +31,7 @@ from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
 from tournaments.championships.words import words
 from tournaments.io import exports, imports
-from tournaments.models import Championship, Match
+from tournaments.models import Championship, CircuitEvent, Match
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.stages import registry
@@ -127,6 +127,10 @@ def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
         "rules_locked": championship_selectors.rules_locked(championship),
         "stages": championship.stages.all(),
         "team_count": championship.teams.count(),
+        # "Part of circuit X": the circuit's page for whoever manages it.
+        "circuit_event": CircuitEvent.objects.select_related("circuit")
+        .filter(championship=championship)
+        .first(),
     }
     return render(request, "organiser/championship.html", context)
 
