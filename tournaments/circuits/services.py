@@ -25,6 +25,11 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.championships.selectors import OPEN_ENTRIES
 from tournaments.championships.services import lock_championship
 from tournaments.circuits.access import can_manage_championship, can_manage_circuit
+from tournaments.circuits.qualification import (
+    circuit_announce,
+    circuit_event_refresh,
+    qualification_sync,
+)
 from tournaments.entries.services import link_issue, promote_waiting
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -237,12 +242,16 @@ def circuit_update(
     circuit.qualify_by_points = qualify_by_points
     circuit.description = description.strip()
     circuit.save()
+    # New rules may qualify other teams (more per qualifier, more by points).
+    qualification_sync(circuit=circuit)
     _announce(circuit)
     return circuit
 
 
 def _announce(circuit: Circuit) -> None:
-    """Every event's championship page says it is part of the circuit: refresh them."""
+    """The circuit's pages, and every event's championship page (it says it is part of
+    the circuit): refresh them."""
+    circuit_announce(circuit=circuit)
     events = circuit.events.values_list("championship_id", "championship__slug")
     for championship_id, slug in events:
         announce(championship_id=championship_id, what="championship", slug=slug)
@@ -378,6 +387,9 @@ def circuit_event_add(
         place=" ".join(place.split()),
         towns=towns,
     )
+    # A championship already played scores at once: its placements, the final's teams.
+    circuit_event_refresh(event=event)
+    circuit_announce(circuit=circuit, championship_id=championship.pk)
     announce(championship_id=championship.pk, what="championship", slug=championship.slug)
     return event
 
@@ -411,6 +423,9 @@ def circuit_event_update(
     event.place = " ".join(place.split())
     event.towns = towns
     event.save()
+    # Its weight or kind changes the ranking and who qualifies.
+    qualification_sync(circuit=circuit)
+    circuit_announce(circuit=circuit, championship_id=event.championship_id)
     announce(
         championship_id=event.championship_id, what="championship", slug=event.championship.slug
     )
@@ -435,6 +450,8 @@ def circuit_event_remove(*, event: CircuitEvent, by: Any) -> None:
         )
     championship = event.championship
     event.delete()
+    qualification_sync(circuit=circuit)
+    circuit_announce(circuit=circuit, championship_id=championship.pk)
     announce(championship_id=championship.pk, what="championship", slug=championship.slug)
 
 

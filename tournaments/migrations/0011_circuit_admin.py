@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_circuits'),
+        ('tournaments', '0010_circuit_core'),
     ]
 
     operations = [
