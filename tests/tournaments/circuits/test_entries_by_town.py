@@ -126,3 +126,17 @@ def test_a_qualifiers_form_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(4):
         response = client.get(_url(qualifiers["Inca"].championship))
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize(("club", "warned"), [("Palma", True), ("inca", False)])
+def test_the_organisers_own_team_is_entered_anyway_with_a_warning(
+    client, organiser, qualifiers, club, warned
+):
+    inca = qualifiers["Inca"].championship
+    client.force_login(organiser)
+    url = reverse("organiser:teams", args=[inca.slug])
+    data = {"name": "A mano", "seed": "", "club": club, "player_1": "Ana", "player_2": "Beto"}
+    page = client.post(url, data, follow=True).content.decode()
+    assert Team.objects.filter(championship=inca, name="A mano").exists()
+    sentence = "Fase Inca is for teams from Inca and A mano gave Palma: it is entered anyway."
+    assert (sentence in page) is warned
