@@ -140,3 +140,17 @@ def test_the_organisers_own_team_is_entered_anyway_with_a_warning(
     assert Team.objects.filter(championship=inca, name="A mano").exists()
     sentence = "Fase Inca is for teams from Inca and A mano gave Palma: it is entered anyway."
     assert (sentence in page) is warned
+
+
+def test_the_api_enters_by_town_too(client, qualifiers):
+    url = "/api/v1/championships/fase-inca/entries/"
+    body = {"team_name": "Por API", "players": [{"name": "Ana"}, {"name": "Beto"}], "town": "Palma"}
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "town_elsewhere"
+    assert error["fields"]["town"] == ["Your town, Palma, plays the Palma qualifier: enter there."]
+    body["town"] = "inca"
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 201
+    assert Team.objects.get(name="Por API").town == "Inca"
