@@ -1,19 +1,106 @@
-"""Fixtures of the organiser's side of circuits: an organiser, his circuit, qualifiers."""
+"""Circuits for the tests: events whose teams share people, played through the services;
+and the organiser's side (circuit-admin): an organiser, his circuit made through the
+services (:func:`create_circuit`), qualifiers taking entries (:func:`make_qualifier`)."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from django.utils import translation
 
+from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory, UserFactory
-from tournaments.circuits import services
+from tournaments.circuits import services as circuit_services
 from tournaments.entries import services as entry_services
-from tournaments.models import Championship, Circuit, CircuitEvent
+from tournaments.models import (
+    Championship,
+    Circuit,
+    CircuitEvent,
+    Match,
+    Membership,
+    Person,
+    Player,
+    Team,
+)
+from tournaments.stages import services as stage_services
 
 
-def make_circuit(by: Any, slug: str = "open-truc-mallorca", **kwargs: Any) -> Circuit:
+@pytest.fixture(autouse=True)
+def _english():
+    with translation.override("en"):
+        yield
+
+
+def make_circuit(**rules) -> Circuit:
+    values = {
+        "name": "Circuit",
+        "slug": "circuit",
+        "start_date": datetime.date(2026, 1, 1),
+        "end_date": datetime.date(2026, 12, 31),
+        "points": [100, 70, 50, 40, 30],
+    }
+    values.update(rules)
+    return Circuit.objects.create(**values)
+
+
+def make_event(
+    circuit: Circuit,
+    *,
+    day: int,
+    kind: str = CircuitEvent.Kind.QUALIFIER,
+    place: str = "",
+    status: str = Championship.Status.RUNNING,
+) -> CircuitEvent:
+    championship = ChampionshipFactory(
+        name=f"{place or kind} {day}", status=status, start_date=datetime.date(2026, 3, day)
+    )
+    return CircuitEvent.objects.create(
+        circuit=circuit, championship=championship, kind=kind, place=place
+    )
+
+
+def enter(event: CircuitEvent, pairs: Sequence[tuple[Person, Person]]) -> list[Team]:
+    """A team for each pair of people, seeded in the order given."""
+    teams = []
+    for seed, pair in enumerate(pairs, start=1):
+        team = Team.objects.create(
+            championship=event.championship,
+            name=" & ".join(p.name for p in pair) + f" ({event.championship.pk})",
+            seed=seed,
+        )
+        for order, person in enumerate(pair, start=1):
+            player = Player.objects.create(name=person.name, person=person)
+            Membership.objects.create(team=team, player=player, order=order)
+        teams.append(team)
+    return teams
+
+
+def play_knockout(event: CircuitEvent) -> None:
+    """A single elimination the better seed always wins, every result from hands."""
+    stage = stage_services.stage_create(
+        championship=event.championship, format="single_elimination"
+    )
+    stage_services.round_generate(stage=stage)
+    while stage.matches.filter(status=Match.Status.SCHEDULED).exists():
+        for match in stage.matches.filter(status=Match.Status.SCHEDULED):
+            if not match.is_bye and not match.is_decided:
+                a, b = match.team_a, match.team_b
+                play(match, a if a.seed < b.seed else b)
+
+
+@pytest.fixture
+def people(db) -> dict[str, Person]:
+    names = ["Ana", "Bea", "Cai", "Dan", "Eva", "Fer", "Gil", "Hug", "Ina", "Joan", "Kai", "Lia"]
+    return {name[0].lower(): Person.objects.create(name=name) for name in names}
+
+
+# -- the organiser's side ------------------------------------------------------------
+
+
+def create_circuit(by: Any, slug: str = "open-truc-mallorca", **kwargs: Any) -> Circuit:
     values = {
         "name": "Open Truc Mallorca",
         "slug": slug,
@@ -26,7 +113,7 @@ def make_circuit(by: Any, slug: str = "open-truc-mallorca", **kwargs: Any) -> Ci
         "qualify_by_points": 0,
         "by": by,
     }
-    return services.circuit_create(**{**values, **kwargs})
+    return circuit_services.circuit_create(**{**values, **kwargs})
 
 
 def make_qualifier(by: Any, slug: str, *, capacity: int | None = 16, **kwargs: Any) -> Championship:
@@ -59,7 +146,7 @@ def organiser(db) -> Any:
 
 @pytest.fixture
 def circuit(organiser) -> Circuit:
-    return make_circuit(organiser)
+    return create_circuit(organiser)
 
 
 @pytest.fixture
@@ -68,7 +155,7 @@ def qualifiers(organiser, circuit) -> dict[str, CircuitEvent]:
     events = {}
     for town in ("Inca", "Palma"):
         championship = make_qualifier(organiser, f"fase-{town.lower()}", name=f"Fase {town}")
-        events[town] = services.circuit_event_add(
+        events[town] = circuit_services.circuit_event_add(
             circuit=circuit,
             championship=championship,
             kind=CircuitEvent.Kind.QUALIFIER,
@@ -79,7 +166,7 @@ def qualifiers(organiser, circuit) -> dict[str, CircuitEvent]:
     final = make_qualifier(
         organiser, "final-mallorca", name="Final", start_date=datetime.date(2026, 10, 3)
     )
-    events["final"] = services.circuit_event_add(
+    events["final"] = circuit_services.circuit_event_add(
         circuit=circuit, championship=final, kind=CircuitEvent.Kind.FINAL, by=organiser
     )
     return events

@@ -52,9 +52,9 @@ def test_anonymous_cannot_open_a_circuit(client, circuit):
 
 
 def test_the_list_shows_my_circuits_only(signed_in, circuit):
-    from tests.tournaments.circuits.conftest import make_circuit
+    from tests.tournaments.circuits.conftest import create_circuit
 
-    make_circuit(UserFactory(username="other"), slug="ajeno", name="Circuito ajeno")
+    create_circuit(UserFactory(username="other"), slug="ajeno", name="Circuito ajeno")
     page = signed_in.get(reverse("organiser:circuits")).content.decode()
     assert "Open Truc Mallorca" in page
     assert "Circuito ajeno" not in page

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from tests.tournaments.circuits.conftest import make_circuit, make_qualifier
+from tests.tournaments.circuits.conftest import create_circuit, make_qualifier
 from tests.tournaments.factories import ChampionshipFactory, StaffFactory, TeamFactory, UserFactory
 from tournaments.circuits import services
 from tournaments.circuits.access import can_manage_circuit, circuits_managed_by
@@ -27,7 +27,7 @@ def refused(call, **kwargs) -> TournamentError:
 
 
 def test_circuit_created_with_its_rules_and_organiser(organiser):
-    circuit = make_circuit(organiser, points=["100", 70, "50"], description=" Mallorca ")
+    circuit = create_circuit(organiser, points=["100", 70, "50"], description=" Mallorca ")
     assert circuit.points == [100, 70, 50]
     assert circuit.description == "Mallorca"
     assert list(circuit.organisers.all()) == [organiser]
@@ -54,14 +54,14 @@ def test_circuit_created_with_its_rules_and_organiser(organiser):
     ],
 )
 def test_circuit_rules_refused_with_a_sentence(organiser, changes, code, sentence):
-    error = refused(make_circuit, by=organiser, **changes)
+    error = refused(create_circuit, by=organiser, **changes)
     assert error.code == code
     assert sentence in error.english
     assert not Circuit.objects.exists()
 
 
 def test_a_taken_short_name_is_refused(organiser, circuit):
-    error = refused(make_circuit, by=UserFactory(), slug=circuit.slug)
+    error = refused(create_circuit, by=UserFactory(), slug=circuit.slug)
     assert error.code == "slug_taken"
     assert error.english == "Another circuit already uses the short name open-truc-mallorca."
     assert error.params["field"] == "slug"
@@ -70,7 +70,7 @@ def test_a_taken_short_name_is_refused(organiser, circuit):
 def test_anonymous_cannot_create_a_circuit(db):
     from django.contrib.auth.models import AnonymousUser
 
-    assert refused(make_circuit, by=AnonymousUser()).code == "circuit_not_yours"
+    assert refused(create_circuit, by=AnonymousUser()).code == "circuit_not_yours"
 
 
 def update_kwargs(circuit, **changes):
@@ -150,7 +150,7 @@ def test_events_added_updated_removed(organiser, circuit, qualifiers):
 
 
 def test_event_refusals(organiser, circuit, qualifiers):
-    other_circuit = make_circuit(organiser, slug="liga-balear", name="Liga Balear")
+    other_circuit = create_circuit(organiser, slug="liga-balear", name="Liga Balear")
     error = refused(
         services.circuit_event_add,
         circuit=other_circuit,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from tests.tournaments.circuits.conftest import make_circuit, make_qualifier
+from tests.tournaments.circuits.conftest import create_circuit, make_qualifier
 from tests.tournaments.factories import TeamFactory, UserFactory
 from tournaments.circuits import services
 from tournaments.entries import services as entry_services
@@ -116,7 +116,7 @@ def test_move_refusals(organiser, circuit, qualifiers):
     assert error.english == "A team moves only between two qualifiers of the same circuit."
 
     # A qualifier of another circuit.
-    other_circuit = make_circuit(organiser, slug="otro", name="Otro")
+    other_circuit = create_circuit(organiser, slug="otro", name="Otro")
     elsewhere = make_qualifier(organiser, "fase-otra", name="Fase otra")
     other_event = services.circuit_event_add(
         circuit=other_circuit, championship=elsewhere, kind="qualifier", by=organiser
