@@ -331,6 +331,9 @@ class Team(models.Model):
     name = models.CharField(_("name"), max_length=200)
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)  # 1 to SEED_MAX
     club = models.CharField(_("club or city"), max_length=200, blank=True)
+    # The town it comes from, as given on a circuit qualifier's entry form (its towns are
+    # restricted): public, as a club is; no person's details.
+    town = models.CharField(_("town"), max_length=200, blank=True)
     players = models.ManyToManyField(
         Player, through="Membership", related_name="teams", verbose_name=_("players")
     )

@@ -57,6 +57,13 @@ class EntryCreateSerializer(serializers.Serializer):
         help_text="The team's personal link is mailed there.",
     )
     phone = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    town = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The team's town: asked by a circuit's qualifier restricted to towns.",
+    )
 
 
 class EntryTeamSerializer(serializers.Serializer):

@@ -98,6 +98,7 @@ class EntryList(ApiView):
             "captain": data["captain"],
             "club": data["club"],
             "email": data["email"],
+            "town": data["town"],
         }
         policy = entry_selectors.entry_policy(championship)
         if entry_selectors.entries_closed_problem(championship, policy) is None:

@@ -232,8 +232,12 @@ def may_referee(user: Any, match: Any) -> bool:
 
 def championship_public(*, slug: str) -> Championship:
     """A championship the public may see (not a draft), else ``Http404``."""
+    # Its circuit's event comes along (a join): the entry form asks a qualifier's towns.
     championship = (
-        Championship.objects.exclude(status=Championship.Status.DRAFT).filter(slug=slug).first()
+        Championship.objects.exclude(status=Championship.Status.DRAFT)
+        .select_related("circuit_event")
+        .filter(slug=slug)
+        .first()
     )
     if championship is None:
         raise Http404("No such championship.")

@@ -33,6 +33,7 @@ from tournaments.championships.services import (
 from tournaments.championships.words import words
 from tournaments.entries.link_selectors import championship_started
 from tournaments.entries.selectors import entries_closed_problem
+from tournaments.entries.towns import town_problem, town_rule
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Championship,
@@ -250,10 +251,13 @@ def entry_problems(
     club: str,
     email: str,
     policy: EntryPolicy | None = None,
+    town: str = "",
 ) -> list[TournamentError]:
     """Every reason the team cannot be entered as given, each a sentence naming the
     form's field it belongs to (``params["field"]``: ``team_name``, ``club``, ``email``,
-    ``phone``, ``captain``, ``player_<n>``, ``licence_<n>``). The form shows them all;
+    ``phone``, ``captain``, ``town``, ``player_<n>``, ``licence_<n>``). A circuit's
+    qualifier restricted to towns refuses a team from elsewhere (``entries.towns``,
+    pointing to its town's qualifier). The form shows them all;
     :func:`entry_submit` checks them again under the championship lock."""
     if policy is None:
         policy = EntryPolicy.objects.filter(championship=championship).first()
@@ -274,6 +278,8 @@ def entry_problems(
             "team_name_taken",
             name=name,
         )
+    if (wrong_town := town_problem(town_rule(championship), town)) is not None:
+        problems.append(wrong_town)
     if "club" in asks and not club.strip():
         problem("club", _("Give the team's club or city."), "club_missing")
     if "email" in asks and not email.strip():
@@ -355,6 +361,7 @@ def entry_submit(
     email: str = "",
     form_key: str = "",
     via: str = TeamAct.Via.FORM,
+    town: str = "",
 ) -> tuple[Entry, str]:
     """Enter a team by its players: returns its entry and its personal link's token.
 
@@ -391,6 +398,7 @@ def entry_submit(
         club=club,
         email=email,
         policy=policy,
+        town=town,
     )
     if problems:
         raise problems[0]
@@ -406,6 +414,10 @@ def entry_submit(
             )
         ],
     )
+    if town.strip():
+        rule = town_rule(championship)
+        team.town = rule.as_listed(town) if rule else " ".join(town.split())
+        team.save(update_fields=["town"])
     holding = Entry.objects.filter(championship=championship, status__in=Entry.HOLDING).count()
     capacity = policy.capacity if policy is not None else None
     status = (

@@ -14,6 +14,7 @@ from axes.helpers import get_client_ip_address
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
@@ -23,6 +24,7 @@ from tournaments.entries import limits
 from tournaments.entries import selectors as entry_selectors
 from tournaments.entries import services as entry_services
 from tournaments.entries.mail import entry_link_mail
+from tournaments.entries.towns import town_rule
 from tournaments.models import Championship
 from tournaments.web.forms.entries import EntryForm, add_entry_errors, new_form_key
 
@@ -37,13 +39,16 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
     """The entry form; on a sending, the team entered (or every problem beside its field)."""
     championship = championship_selectors.championship_public(slug=slug)
     window = entry_selectors.entry_window(championship)
+    rule = town_rule(championship)
     form = EntryForm(
         request.POST if request.method == "POST" else None,
         championship=championship,
         asks=window.asks,
+        towns=rule,
         initial={"form_key": new_form_key()},
     )
     status = 200
+    elsewhere = None
     if request.method == "POST":
         if not limits.entry_sending_allowed(get_client_ip_address(request)):
             # The page again, what was typed kept, the refusal on top: nothing entered.
@@ -68,6 +73,7 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
                     )
                 )
                 add_entry_errors(form, problems or [error])
+                elsewhere = _town_elsewhere(problems or [error])
             else:
                 return _entered(request, championship, entry, token)
     context = {
@@ -75,8 +81,21 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
         "window": window,
         "form": form,
         "words": words(championship),
+        "town_elsewhere": elsewhere,
     }
     return render(request, "tournaments/entry.html", context, status=status)
+
+
+def _town_elsewhere(problems: list[ValidationError]) -> dict[str, str] | None:
+    """The qualifier of the town a refused team gave (its name and entry form's path),
+    for a link beside the refusal; None when the town has no qualifier in the circuit."""
+    for problem in problems:
+        if problem.code == "town_elsewhere":
+            return {
+                "name": problem.params["championship"],
+                "url": reverse("tournaments:enter", args=[problem.params["slug"]]),
+            }
+    return None
 
 
 def _throttled_sentence() -> str:

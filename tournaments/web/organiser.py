@@ -30,8 +30,9 @@ from django.utils.translation import ngettext
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
 from tournaments.championships.words import words
+from tournaments.entries.towns import town_rule
 from tournaments.io import exports, imports
-from tournaments.models import Championship, Match
+from tournaments.models import Championship, CircuitEvent, Match
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.stages import registry
@@ -127,6 +128,10 @@ def championship_overview(request: HttpRequest, slug: str) -> HttpResponse:
         "rules_locked": championship_selectors.rules_locked(championship),
         "stages": championship.stages.all(),
         "team_count": championship.teams.count(),
+        # "Part of circuit X": the circuit's page for whoever manages it.
+        "circuit_event": CircuitEvent.objects.select_related("circuit")
+        .filter(championship=championship)
+        .first(),
     }
     return render(request, "organiser/championship.html", context)
 
@@ -215,10 +220,33 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, _("Team %(name)s added.") % {"name": team.name})
                 people_organiser.licence_notices(request, form, known)
+                _town_notice(request, championship, team)
                 return redirect("organiser:teams", slug=slug)
     else:
         form = TeamForm(championship=championship)
     return _teams_page(request, championship, form=form, import_form=TeamImportForm())
+
+
+def _town_notice(request: HttpRequest, championship: Championship, team: Any) -> None:
+    """The organiser places a team where he wants, even in a qualifier restricted to
+    towns (the entry form's rule is the players'): he is only warned when the team's club
+    or city is not one of them."""
+    rule = town_rule(championship)
+    if rule is None or rule.admits(team.club):
+        return
+    messages.warning(
+        request,
+        _(
+            "%(championship)s is for teams from %(towns)s and %(team)s gave %(town)s: it is"
+            " entered anyway."
+        )
+        % {
+            "championship": championship.name,
+            "towns": ", ".join(rule.towns),
+            "team": team.name,
+            "town": team.club or _("no town"),
+        },
+    )
 
 
 def _teams_page(

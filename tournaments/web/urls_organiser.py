@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments.web import (
+    circuits_organiser,
     day,
     entries,
     league_organiser,
@@ -49,6 +50,26 @@ urlpatterns = [
     # Before the <slug>/ pages: these two segments are not a championship's.
     path("invitation/<str:token>/", day.invitation_accept, name="invitation"),
     path("check-in/<str:token>/", day.check_in_scan, name="check_in_scan"),
+    # The circuits he manages: championships grouped into one ranking (issue 23).
+    path("circuits/", circuits_organiser.circuits, name="circuits"),
+    path("circuits/new/", circuits_organiser.circuit_create, name="circuit_create"),
+    path("circuits/<slug:circuit>/", circuits_organiser.circuit_detail, name="circuit"),
+    path("circuits/<slug:circuit>/edit/", circuits_organiser.circuit_edit, name="circuit_edit"),
+    path(
+        "circuits/<slug:circuit>/events/<int:event_id>/",
+        circuits_organiser.event_detail,
+        name="circuit_event",
+    ),
+    path(
+        "circuits/<slug:circuit>/events/<int:event_id>/remove/",
+        circuits_organiser.event_remove,
+        name="circuit_event_remove",
+    ),
+    path(
+        "circuits/<slug:circuit>/events/<int:event_id>/teams/<int:team_id>/move/",
+        circuits_organiser.team_move,
+        name="circuit_team_move",
+    ),
     # The people of every championship the user manages: one page across them.
     path("people/", people_organiser.people, name="people"),
     path("people/merge/", people_organiser.person_merge, name="person_merge"),

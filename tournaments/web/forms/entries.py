@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.words import words
+from tournaments.entries.towns import TownRule
 from tournaments.models import Championship, EntryPolicy
 from tournaments.people.services import PersonDetails
 
@@ -53,12 +54,29 @@ class EntryForm(forms.Form):
     team_name = forms.CharField(label=_("Team name"), max_length=200, required=False)
 
     def __init__(
-        self, *args: Any, championship: Championship, asks: Iterable[str], **kwargs: Any
+        self,
+        *args: Any,
+        championship: Championship,
+        asks: Iterable[str],
+        towns: TownRule | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.championship = championship
         self.asks = set(asks)
         self.size = championship.team_size
+        self.towns = towns
+        if towns is not None:
+            # Typed text with the circuit's towns suggested: a town outside the list may
+            # be typed, and is answered with the qualifier it belongs to.
+            self.fields["town"] = forms.CharField(
+                label=_("Your team's town"),
+                max_length=200,
+                required=False,
+                help_text=_("This qualifier is for teams from %(towns)s.")
+                % {"towns": ", ".join(towns.towns)},
+                widget=forms.TextInput(attrs={"list": "town-list", "autocomplete": "off"}),
+            )
         if "club" in self.asks:
             self.fields["club"] = forms.CharField(
                 label=_("Club or city"), max_length=200, required=False
@@ -140,6 +158,7 @@ class EntryForm(forms.Form):
             "captain": players[captain - 1].name if captain else None,
             "club": data.get("club", ""),
             "email": email,
+            "town": data.get("town", ""),
         }
 
 
