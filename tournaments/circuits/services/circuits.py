@@ -1,13 +1,4 @@
-"""Writes to circuits: the circuit and its rules, its events, a team moved between its
-qualifiers.
-
-Every function is keyword-only, typed and atomic, and acts for ``by``: a user who manages
-the circuit (``circuits.access``: its organisers, staff who manage every championship)
-and, for an event, its championship too. A bad request raises ``TournamentError`` with a
-sentence (``params["field"]`` names the form's field when there is one) and changes
-nothing. The qualification into the final and the ranking are circuit-core's
-(``circuits.qualification``, ``circuits.selectors``).
-"""
+"""A circuit and its rules, its events: created, changed, removed."""
 
 from __future__ import annotations
 
@@ -19,48 +10,24 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.championships.selectors import OPEN_ENTRIES
-from tournaments.championships.services import lock_championship
-from tournaments.circuits.access import can_manage_championship, can_manage_circuit
+from tournaments.circuits.access import can_manage_championship
 from tournaments.circuits.qualification import (
     circuit_announce,
     circuit_event_refresh,
     qualification_sync,
 )
-from tournaments.entries.services import link_issue, promote_waiting
-from tournaments.errors import TournamentError
+from tournaments.circuits.services._checks import check_may_manage, refuse
 from tournaments.models import (
     Championship,
     Circuit,
     CircuitEvent,
     CircuitQualification,
-    Entry,
-    EntryPolicy,
-    Match,
     RatingFamily,
-    Team,
-    TeamAct,
     name_key,
 )
 from tournaments.signals import announce
-
-
-def _refuse(message: Any, code: str, field: str | None = None, **params: Any) -> TournamentError:
-    return TournamentError(
-        message, code=code, params={**params, **({"field": field} if field else {})}
-    )
-
-
-def _check_may_manage(by: Any, circuit: Circuit) -> None:
-    if not can_manage_circuit(by, circuit):
-        raise _refuse(
-            _("Only the organisers of %(circuit)s may change it."),
-            "circuit_not_yours",
-            circuit=circuit.name,
-        )
 
 
 def _check_rules(
@@ -75,13 +42,13 @@ def _check_rules(
 ) -> list[int]:
     """The points table as whole numbers, or the first thing wrong with the rules."""
     if family not in RatingFamily.values:
-        raise _refuse(
+        raise refuse(
             _("Choose the circuit's rules family: Argentine truco or Catalan truc."),
             "circuit_family",
             "family",
         )
     if end_date < start_date:
-        raise _refuse(_("A circuit cannot end before it starts."), "dates_reversed", "end_date")
+        raise refuse(_("A circuit cannot end before it starts."), "dates_reversed", "end_date")
     table: list[int] = []
     for value in points:
         try:
@@ -89,7 +56,7 @@ def _check_rules(
         except (TypeError, ValueError):
             number = None
         if number is None or str(value).strip() != str(number):
-            raise _refuse(
+            raise refuse(
                 _("%(value)s is not a number of points: give whole numbers, as 100, 70, 50."),
                 "points_not_number",
                 "points",
@@ -97,20 +64,20 @@ def _check_rules(
             )
         table.append(number)
     if not table:
-        raise _refuse(
+        raise refuse(
             _("Give the points of at least the first place, as 100, 70, 50, 40."),
             "points_empty",
             "points",
         )
     if any(value < 0 for value in table):
-        raise _refuse(
+        raise refuse(
             _("Points cannot be negative: a place past the table's end scores nothing."),
             "points_negative",
             "points",
         )
     for place, (above, below) in enumerate(itertools.pairwise(table), start=2):
         if below > above:
-            raise _refuse(
+            raise refuse(
                 _(
                     "Place %(place)s scores more than the place above it (%(below)s after"
                     " %(above)s): a place never scores more than a better one."
@@ -122,13 +89,13 @@ def _check_rules(
                 below=below,
             )
     if best_of is not None and best_of < 1:
-        raise _refuse(
+        raise refuse(
             _("At least one result counts: leave it empty for every result."),
             "best_of_zero",
             "best_of",
         )
     if qualify_per_event < 0 or qualify_by_points < 0:
-        raise _refuse(
+        raise refuse(
             _("The number of qualified teams cannot be negative."),
             "qualify_negative",
             "qualify_per_event" if qualify_per_event < 0 else "qualify_by_points",
@@ -153,10 +120,10 @@ def circuit_create(
 ) -> Circuit:
     """Create a circuit organised by ``by`` (any signed-in user may start one)."""
     if not getattr(by, "is_authenticated", False) or not by.is_active:
-        raise _refuse(_("Sign in to create a circuit."), "circuit_not_yours")
+        raise refuse(_("Sign in to create a circuit."), "circuit_not_yours")
     name = name.strip()
     if not name:
-        raise _refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
+        raise refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
     table = _check_rules(
         family=family,
         start_date=start_date,
@@ -167,7 +134,7 @@ def circuit_create(
         qualify_by_points=qualify_by_points,
     )
     slug = slug.strip()
-    taken = _refuse(
+    taken = refuse(
         _("Another circuit already uses the short name %(slug)s."), "slug_taken", "slug", slug=slug
     )
     if Circuit.objects.filter(slug=slug).exists():
@@ -188,7 +155,7 @@ def circuit_create(
         circuit.full_clean(validate_unique=False, validate_constraints=False)
     except ValidationError as error:
         field, messages = next(iter(error.message_dict.items()))
-        raise _refuse(" ".join(messages), "circuit_invalid", field) from None
+        raise refuse(" ".join(messages), "circuit_invalid", field) from None
     try:
         with transaction.atomic():
             circuit.save()
@@ -217,10 +184,10 @@ def circuit_update(
     """Change a circuit's name, dates and rules. Its short name, the public address,
     stays. The family and the dates must still fit every event it holds."""
     circuit = Circuit.objects.select_for_update().get(pk=circuit.pk)
-    _check_may_manage(by, circuit)
+    check_may_manage(by, circuit)
     name = name.strip()
     if not name:
-        raise _refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
+        raise refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
     table = _check_rules(
         family=family,
         start_date=start_date,
@@ -267,7 +234,7 @@ def _check_fits(
     """The championship plays the circuit's rules family within its dates."""
     own = RatingFamily.CATALAN if championship.is_catalan else RatingFamily.ARGENTINE
     if own != family:
-        raise _refuse(
+        raise refuse(
             _(
                 "%(championship)s plays %(own)s and the circuit %(family)s: one ranking"
                 " compares like with like."
@@ -280,7 +247,7 @@ def _check_fits(
         )
     last = championship.end_date or championship.start_date
     if championship.start_date < start_date or last > end_date:
-        raise _refuse(
+        raise refuse(
             _("%(championship)s is played outside the circuit's dates (%(start)s to %(end)s)."),
             "event_dates",
             "championship",
@@ -292,7 +259,7 @@ def _check_fits(
 
 def _clean_event(kind: str, weight: Any, towns: Iterable[str]) -> tuple[Decimal, list[str]]:
     if kind not in CircuitEvent.Kind.values:
-        raise _refuse(
+        raise refuse(
             _("Choose the event's kind: qualifier, final or ranking event."), "event_kind", "kind"
         )
     try:
@@ -300,7 +267,7 @@ def _clean_event(kind: str, weight: Any, towns: Iterable[str]) -> tuple[Decimal,
     except (InvalidOperation, ValueError):
         weight = Decimal(0)
     if not weight.is_finite() or weight <= 0 or weight >= 1000:
-        raise _refuse(
+        raise refuse(
             _("An event's weight is a number above zero, as 1, 2 or 0.5."), "event_weight", "weight"
         )
     kept: dict[str, str] = {}
@@ -318,7 +285,7 @@ def _check_one_final(circuit: Circuit, kind: str, event: CircuitEvent | None = N
     if event is not None:
         final = final.exclude(pk=event.pk)
     if (other := final.first()) is not None:
-        raise _refuse(
+        raise refuse(
             _("This circuit already has a final: %(championship)s."),
             "second_final",
             "kind",
@@ -328,7 +295,7 @@ def _check_one_final(circuit: Circuit, kind: str, event: CircuitEvent | None = N
 
 def _check_may_manage_championship(by: Any, championship: Championship) -> None:
     if not can_manage_championship(by, championship):
-        raise _refuse(
+        raise refuse(
             _("You do not organise %(championship)s: only its organisers may add it."),
             "championship_not_yours",
             "championship",
@@ -365,12 +332,12 @@ def circuit_event_add(
     ``towns`` (not empty) restrict a qualifier's entry form to players of those towns;
     ``place`` is the town or region the public reads."""
     circuit = Circuit.objects.select_for_update().get(pk=circuit.pk)
-    _check_may_manage(by, circuit)
+    check_may_manage(by, circuit)
     _check_may_manage_championship(by, championship)
     weight, towns = _clean_event(kind, weight, towns)
     existing = CircuitEvent.objects.filter(championship=championship).select_related("circuit")
     if (event := existing.first()) is not None:
-        raise _refuse(
+        raise refuse(
             _("%(championship)s is already part of the circuit %(circuit)s."),
             "championship_in_circuit",
             "championship",
@@ -408,11 +375,11 @@ def circuit_event_update(
     qualified teams are already entered in the final keeps its kind."""
     circuit = Circuit.objects.select_for_update().get(pk=event.circuit_id)
     event = CircuitEvent.objects.select_related("championship").get(pk=event.pk)
-    _check_may_manage(by, circuit)
+    check_may_manage(by, circuit)
     weight, towns = _clean_event(kind, weight, towns)
     _check_one_final(circuit, kind, event)
     if kind != event.kind and _entered_in_final(event):
-        raise _refuse(
+        raise refuse(
             _("Teams qualified through %(championship)s are already in the final: its kind stays."),
             "event_has_qualified",
             "kind",
@@ -438,9 +405,9 @@ def circuit_event_remove(*, event: CircuitEvent, by: Any) -> None:
     once teams qualified through it (or, for the final, any team) are in the final."""
     circuit = Circuit.objects.select_for_update().get(pk=event.circuit_id)
     event = CircuitEvent.objects.select_related("championship").get(pk=event.pk)
-    _check_may_manage(by, circuit)
+    check_may_manage(by, circuit)
     if _entered_in_final(event):
-        raise _refuse(
+        raise refuse(
             _(
                 "Teams qualified through %(championship)s are already entered in the final:"
                 " withdraw them there first."
@@ -453,130 +420,3 @@ def circuit_event_remove(*, event: CircuitEvent, by: Any) -> None:
     qualification_sync(circuit=circuit)
     circuit_announce(circuit=circuit, championship_id=championship.pk)
     announce(championship_id=championship.pk, what="championship", slug=championship.slug)
-
-
-@transaction.atomic
-def team_move_to_event(*, team: Team, event: CircuitEvent, by: Any) -> tuple[Team, str]:
-    """Move ``team``, not yet paired, from its qualifier to another qualifier of the
-    same circuit (to balance the phases): the team, its line-up (the same players, so the
-    same persons) and its entry go to ``event``'s championship, at the end of its arrival
-    order. Returns the team and its new personal link's token: a link names its
-    championship, so the old one stops working and a new one is issued (empty when the
-    team had no live link).
-
-    Both championships' audit logs record the move (``TeamAct.Action.MOVED``)."""
-    source = Championship.objects.get(pk=team.championship_id)
-    target = Championship.objects.get(pk=event.championship_id)
-    # The same lock order as every writer: championships, lower id first.
-    for championship in sorted((source, target), key=lambda c: c.pk):
-        lock_championship(championship)
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    event = CircuitEvent.objects.select_related("circuit").get(pk=event.pk)
-    circuit = event.circuit
-    _check_may_manage(by, circuit)
-    for championship in (source, target):
-        if not can_manage_championship(by, championship):
-            raise _refuse(
-                _("You do not organise %(championship)s."),
-                "championship_not_yours",
-                championship=championship.name,
-            )
-    home = CircuitEvent.objects.filter(championship=source).first()
-    if (
-        home is None
-        or home.circuit_id != circuit.pk
-        or home.kind != CircuitEvent.Kind.QUALIFIER
-        or event.kind != CircuitEvent.Kind.QUALIFIER
-    ):
-        raise _refuse(
-            _("A team moves only between two qualifiers of the same circuit."),
-            "move_not_qualifier",
-            "event",
-        )
-    if target.pk == source.pk:
-        raise _refuse(_("%(team)s already plays there."), "move_same", "event", team=team.name)
-    if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
-        raise _refuse(
-            _("%(team)s has already been paired: it can no longer move."),
-            "move_paired",
-            team=team.name,
-        )
-    if target.status not in OPEN_ENTRIES:
-        raise _refuse(
-            _("%(championship)s has started: teams can no longer join it."),
-            "move_target_started",
-            "event",
-            championship=target.name,
-        )
-    if target.team_size != source.team_size:
-        raise _refuse(
-            _("%(championship)s plays with %(size)s players per team."),
-            "move_team_size",
-            "event",
-            championship=target.name,
-            size=target.team_size,
-        )
-    if Team.objects.filter(championship=target, name=team.name).exists():
-        raise _refuse(
-            _("%(championship)s already has a team called %(team)s: rename one first."),
-            "move_name_taken",
-            "event",
-            championship=target.name,
-            team=team.name,
-        )
-    persons = set(team.players.values_list("person_id", flat=True))
-    if Team.objects.filter(championship=target, players__person__in=persons).exists():
-        raise _refuse(
-            _("A player of %(team)s already plays in %(championship)s."),
-            "move_player_there",
-            "event",
-            championship=target.name,
-            team=team.name,
-        )
-    entry = Entry.objects.filter(team=team).first()
-    holding = entry is None or entry.status in Entry.HOLDING
-    policy = EntryPolicy.objects.filter(championship=target).first()
-    if holding and policy is not None and policy.capacity is not None:
-        taken = Entry.objects.filter(championship=target, status__in=Entry.HOLDING).count()
-        if taken >= policy.capacity:
-            raise _refuse(
-                _("%(championship)s is full (%(capacity)s teams): free a place there first."),
-                "move_target_full",
-                "event",
-                championship=target.name,
-                capacity=policy.capacity,
-            )
-    had_link = team.links.filter(revoked_at__isnull=True).exists()
-    TeamAct.objects.create(
-        championship=source,
-        team=team,
-        team_name=team.name,
-        action=TeamAct.Action.MOVED,
-        via=TeamAct.Via.ORGANISER,
-        by=by,
-        detail=str(_("Moved to %(championship)s.") % {"championship": target.name}),
-    )
-    team.championship = target
-    team.seed = None  # its seed placed it among the other phase's teams
-    team.save(update_fields=["championship", "seed"])
-    if entry is not None:
-        last = Entry.objects.filter(championship=target).aggregate(last=Max("position"))["last"]
-        entry.championship = target
-        entry.position = (last or 0) + 1
-        entry.form_key = ""  # the other championship's one-time keys are its own
-        entry.save(update_fields=["championship", "position", "form_key"])
-    TeamAct.objects.create(
-        championship=target,
-        team=team,
-        team_name=team.name,
-        action=TeamAct.Action.MOVED,
-        via=TeamAct.Via.ORGANISER,
-        by=by,
-        detail=str(_("Moved from %(championship)s.") % {"championship": source.name}),
-    )
-    token = link_issue(team=team, via=TeamAct.Via.ORGANISER, by=by) if had_link else ""
-    if entry is not None and entry.status in Entry.HOLDING:
-        promote_waiting(championship=source, via=TeamAct.Via.ORGANISER, by=by)
-    for championship in (source, target):
-        announce(championship_id=championship.pk, what="team")
-    return team, token
