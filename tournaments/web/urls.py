@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.web import entry, people, public, ratings, statistics, team_link
+from tournaments.web import circuits, entry, people, public, ratings, statistics, team_link
 
 app_name = "tournaments"
 
@@ -31,6 +31,9 @@ urlpatterns = [
         name="statistics",
     ),
     path("c/<slug:slug>/statistics.csv", statistics.statistics_csv, name="statistics_csv"),
+    path("circuits/", circuits.circuit_list, name="circuits"),
+    path("circuits/<slug:slug>/", circuits.circuit, name="circuit"),
+    path("circuits/<slug:slug>/ranking.csv", circuits.ranking_csv, name="circuit_csv"),
     path("people/<int:person_id>/", people.person, name="person"),
     path("ratings/<slug:family>/", ratings.leaderboard, name="ratings"),
     path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
