@@ -1,0 +1,206 @@
+"""The public circuit pages: the list, a circuit's events, rules, rankings and final's
+teams, the links to them, and a person's circuits on his page."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournaments.circuits.circuit_data import circuit_played
+from tests.tournaments.conftest import play
+from tests.tournaments.factories import ChampionshipFactory, TeamFactory
+from tournaments.circuits import qualification
+from tournaments.entries import services as entry_services
+from tournaments.models import Championship, CircuitEvent, Circuit, CircuitQualification
+from tournaments.stages import services as stage_services
+
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+URL = "/circuits/open-truc/"
+
+
+@pytest.fixture
+def played(db):
+    return circuit_played()
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _rows(response, kind: str) -> list[tuple]:
+    return [
+        (row.line.rank, row.line.tied, row.line.name, int(row.line.points))
+        for row in response.context[kind]
+    ]
+
+
+def test_the_list_names_every_circuit_with_its_dates_family_and_events(client, played):
+    Circuit.objects.create(
+        name="Lliga Catalana",
+        slug="lliga",
+        family="catalan",
+        start_date=datetime.date(2025, 9, 1),
+        end_date=datetime.date(2026, 6, 1),
+    )
+    html = client.get("/circuits/", **EN).content.decode()
+    text = _text(html)
+    assert html.index("Open Truc Mallorca") < html.index("Lliga Catalana")  # newest first
+    assert 'href="/circuits/open-truc/"' in html and 'href="/circuits/lliga/"' in html
+    assert "4 events" in text and "0 events" in text
+    assert "Argentine" in text and "Catalan" in text
+    assert "From April 1, 2026 to July 1, 2026" in text
+
+
+def test_the_circuit_page_lists_its_events_with_kind_place_status_and_link(client, played):
+    html = client.get(URL, **EN).content.decode()
+    text = _text(html)
+    for slug in ("truc-inca", "truc-palma", "truc-manacor", "truc-final"):
+        assert f'href="/c/{slug}/"' in html
+    events = html[html.index('id="circuit-events"') : html.index('id="circuit-rules"')]
+    names = re.findall(r'href="/c/([-a-z]+)/"', events)
+    assert names == ["truc-inca", "truc-palma", "truc-manacor", "truc-final"]  # by date
+    assert "Qualifier · Inca" in _text(events)
+    assert "Ranking event · Palma" in _text(events)
+    assert "Final · Mallorca" in _text(events)
+    assert "Finished" in text and "Registration" in _text(events)
+
+
+def test_a_draft_event_is_listed_without_a_link(client, played):
+    draft = ChampionshipFactory(name="Truc Sóller", slug="truc-soller", status="draft")
+    CircuitEvent.objects.create(circuit=played.circuit, championship=draft, place="Sóller")
+    html = client.get(URL, **EN).content.decode()
+    assert "Truc Sóller" in html
+    assert 'href="/c/truc-soller/"' not in html
+
+
+def test_the_rules_are_stated(client, played):
+    text = _text(client.get(URL, **EN).content.decode())
+    assert "The best 2 results of each player and each team count." in text
+    assert "Palma counts ×2." in text and "Mallorca counts ×2." in text
+    assert "Inca counts" not in text  # a weight of 1 goes without saying
+    assert "The winner of each qualifier enters the final." in text
+    assert "The best other team by circuit points enters the final too." in text
+    assert "1st 100 2nd 70 3rd 50 4th 40" in text
+
+
+def test_the_rankings_of_players_and_teams_with_ties_and_counted_results(client, played):
+    response = client.get(URL, **EN)
+    assert _rows(response, "teams") == [
+        (1, False, "Ana Ruiz Soler / Bruno Pons", 300),
+        (2, False, "Carme Vidal / Dani Mas", 200),
+        (3, False, "Eva Font / Ferran Coll", 190),
+        (4, False, "Gina Rosselló / Hugo Sastre", 150),
+    ]
+    # Partners score the same: each pair shares its rank, marked tied.
+    assert _rows(response, "persons") == [
+        (1, True, "Ana Ruiz Soler", 300),
+        (1, True, "Bruno Pons", 300),
+        (3, True, "Carme Vidal", 200),
+        (3, True, "Dani Mas", 200),
+        (5, True, "Eva Font", 190),
+        (5, True, "Ferran Coll", 190),
+        (7, True, "Gina Rosselló", 150),
+        (7, True, "Hugo Sastre", 150),
+    ]
+    html = response.content.decode()
+    teams = html[html.index('id="circuit-ranking-teams"') :]
+    first = teams[teams.index("<tbody>") : teams.index("</tr>", teams.index("<tbody>"))]
+    # Los Anchos: Inca 1st 100 counted, Palma 1st 200 counted, Manacor 2nd 70 left out.
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", first, re.S)
+    assert [_text(cell).strip() for cell in cells] == [
+        "300",
+        "1st 100",
+        "1st 200",
+        "2nd 70 (not counted)",
+    ]
+    assert "<s>70</s>" in first
+    persons = html[html.index('id="circuit-ranking-persons"') : html.index('id="circuit-ranking-teams"')]
+    ana = played.persons["Ana Ruiz Soler"]
+    assert f'href="/people/{ana.pk}/"' in persons
+    assert persons.count('class="tied"') == 8
+    # The 3rd place is shared by the semi-finals' losers.
+    assert "3rd= 50" in _text(teams)
+
+
+def test_the_tiebreaks_are_stated_under_the_ranking(client, played):
+    html = client.get(URL, **EN).content.decode()
+    ties = html[html.index('id="circuit-tiebreaks"') :]
+    assert html.index('id="circuit-ranking-teams"') < html.index('id="circuit-tiebreaks"')
+    assert "More points." in ties
+    assert "Equal points are broken by, in this order:" in _text(ties)
+    assert 'href="/circuits/open-truc/ranking.csv"' in ties
+
+
+def test_the_qualified_teams_and_how(client, played):
+    response = client.get(URL, **EN)
+    html = response.content.decode()
+    qualified = _text(html[html.index('id="circuit-qualified"') :])
+    assert "Ana Ruiz Soler / Bruno Pons 1st at Inca Entered in the final" in qualified
+    assert "Carme Vidal / Dani Mas 1st at Manacor Entered in the final" in qualified
+    assert "Eva Font / Ferran Coll by circuit points Entered in the final" in qualified
+    assert "Gina Rosselló" not in qualified
+    teams = _text(html[html.index('id="circuit-ranking-teams"') : html.index('id="circuit-tiebreaks"')])
+    assert teams.count("(qualified for the final)") == 3
+
+
+def test_a_withdrawn_qualified_team_and_the_team_in_its_place(client, played):
+    blava = CircuitQualification.objects.get(event=played.events["manacor"], place=1)
+    entry_services.entry_withdraw(team=blava.final_team, via="organiser")
+    qualification.qualification_sync(circuit=played.circuit)
+    html = client.get(URL, **EN).content.decode()
+    qualified = _text(html[html.index('id="circuit-qualified"') :])
+    assert "Carme Vidal / Dani Mas 1st at Manacor Withdrawn replaced by" in qualified
+    assert "Gina Rosselló / Hugo Sastre" in qualified
+    assert "in place of Carme Vidal / Dani Mas" in qualified
+
+
+def test_the_circuit_page_costs_a_fixed_number_of_queries(
+    client, played, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(12):
+        assert client.get(URL).status_code == 200
+
+
+def test_an_unknown_circuit_is_404(client, db):
+    assert client.get("/circuits/nope/").status_code == 404
+    assert client.get("/circuits/nope/ranking.csv").status_code == 404
+
+
+def test_the_home_page_and_an_event_link_to_the_circuits(client, played):
+    assert 'href="/circuits/"' in client.get("/", **EN).content.decode()
+    html = client.get("/c/truc-inca/", **EN).content.decode()
+    assert "Qualifier of the circuit Open Truc Mallorca" in _text(html)
+    assert 'href="/circuits/open-truc/"' in html
+    assert "of the circuit" not in _text(
+        client.get(f"/c/{ChampionshipFactory().slug}/", **EN).content.decode()
+    )
+
+
+def test_a_persons_page_shows_his_circuits(client, played):
+    ana = played.persons["Ana Ruiz Soler"]
+    html = client.get(f"/people/{ana.pk}/", **EN).content.decode()
+    section = html[html.index('id="person-circuits"') :]
+    text = _text(section)
+    assert 'href="/circuits/open-truc/"' in section
+    assert "Open Truc Mallorca" in text
+    assert "1st in the ranking = · 300 points" in text
+    assert "qualified for the final" in text
+    assert "Inca: 1st, 100 points" in text
+    assert "Palma: 1st, 200 points" in text
+    assert "Manacor: 2nd, 70 points (not counted)" in text
+
+
+def test_a_person_without_circuit_results_has_no_circuits_section(client, played):
+    championship = ChampionshipFactory(status=Championship.Status.RUNNING)
+    other = TeamFactory(championship=championship)
+    person = other.memberships.first().player.person
+    TeamFactory(championship=championship)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    (match,) = stage_services.round_generate(stage=stage)
+    play(match, other)
+    html = client.get(f"/people/{person.pk}/", **EN).content.decode()
+    assert 'id="person-circuits"' not in html
