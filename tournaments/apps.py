@@ -17,6 +17,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.live import announce
 
         signals.changed.connect(announce.on_changed, dispatch_uid="tournaments.live")
+        # A circuit event's results reach its placements, the ranking and the final's
+        # qualified teams (after the pages' receiver: the task announces again when done).
+        from tournaments.circuits import tasks as circuit_tasks
+
+        signals.changed.connect(circuit_tasks.on_changed, dispatch_uid="tournaments.circuits")
         request_started.connect(announce.request_started, dispatch_uid="tournaments.live")
         # Before Django's own receiver, which closes the request's database connection:
         # the pages rendered again after the answer use it rather than open another.

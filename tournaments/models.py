@@ -1294,12 +1294,15 @@ class TeamAct(models.Model):
         MOVED = "moved", _("Moved")
         PERSON_MERGED = "person_merged", _("Two records of a player merged")
         PERSON_EDITED = "person_edited", _("A player's details changed")
+        QUALIFIED = "qualified", _("Entered as qualified for the final")
+        REPLACEMENT = "replacement", _("Entered in place of a qualified team that withdrew")
 
     class Via(models.TextChoices):
         FORM = "form", _("entry form")
         LINK = "link", _("personal link")
         ORGANISER = "organiser", _("organiser")
         API = "api", _("API")
+        CIRCUIT = "circuit", _("circuit")
 
     championship = models.ForeignKey(
         Championship,
@@ -1734,3 +1737,36 @@ class CircuitQualification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.circuit}: {self.people_key}"
+
+
+class CircuitPlacement(models.Model):
+    """A team's placement in an event of a circuit, as the ranking reads it.
+
+    Written by ``circuits.qualification.placements_store`` from the championship's stages
+    (``circuits.placements``) whenever its results change, all the event's rows at once:
+    the ranking is then one query and sums, however many events and people.
+    """
+
+    event = models.ForeignKey(
+        CircuitEvent,
+        on_delete=models.CASCADE,
+        related_name="placements",
+        verbose_name=_("event"),
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
+    people_key = models.CharField(_("team's people"), max_length=200)
+    place = models.PositiveSmallIntegerField(_("placement"))
+    tied = models.BooleanField(_("tied"), default=False)
+
+    class Meta:
+        verbose_name = _("circuit placement")
+        verbose_name_plural = _("circuit placements")
+        ordering = ["event", "place", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "team"], name="circuit_placement_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.people_key} {self.place}"

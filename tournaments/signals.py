@@ -24,8 +24,10 @@ match decided, undecided or given another winner: sent besides ``"hand"``), ``"m
 table, time, referee or seats), ``"draft"`` (the hand in progress), ``"round"`` (a stage,
 a round or bracket slots created), ``"team"``, ``"championship"``, ``"ratings"`` (a match
 rated: ``match_id``; later matches rated again or a rebuild: None; the championship may
-then be 0 and the slug None). The receiver of the public pages
-(``tournaments.live.announce.on_changed``) is connected in ``TournamentsConfig``."""
+then be 0 and the slug None), ``"circuit"`` (a circuit's ranking, qualified teams or
+rules: ``slug`` is then the *circuit's*, the championship the one that caused it, or 0).
+The receiver of the public pages (``tournaments.live.announce.on_changed``) is connected
+in ``TournamentsConfig``."""
 
 
 def announce(

@@ -19,6 +19,10 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
 - ``p.<person id>``: one person's matches in every championship (his page).
 - ``people``: every person's page, for what changes rarely and touches many of them at
   once (teams, line-ups, rounds, a championship's name or status).
+- ``k.<circuit slug>``: a circuit (its pages, its ranking): a change of its rules, of an
+  event's placements or of the final's qualified teams (``what="circuit"``, announced by
+  ``tournaments.circuits`` once the placements are stored), which also touches ``people``
+  (a person's page shows his circuit rankings, whose ranks any result may move).
 - ``ratings``: the ratings leaderboards. A match rated touches it and the pages of the
   match's players (``p.``); a replay of later matches or a rebuild touches ``people``.
 
@@ -36,7 +40,7 @@ SITE = "site"
 PEOPLE = "people"
 RATINGS = "ratings"
 # What a topic may look like: the consumer refuses anything else from a browser.
-TOPIC = re.compile(r"^(site|people|ratings|(cm?|r)\.[-a-zA-Z0-9_]{1,100}|[smdtp]\.[0-9]{1,18})$")
+TOPIC = re.compile(r"^(site|people|ratings|(cm?|r|k)\.[-a-zA-Z0-9_]{1,100}|[smdtp]\.[0-9]{1,18})$")
 # The changes that touch the pages of a match's teams and players (``t.``, ``p.``).
 MATCH_PEOPLE_CHANGES = ("result", "match", "ratings")
 MESSAGE_TYPE = "live.changed"
@@ -52,6 +56,10 @@ def structure_topic(slug: str) -> str:
 
 def results_topic(slug: str) -> str:
     return f"r.{slug}"
+
+
+def circuit_topic(slug: str) -> str:
+    return f"k.{slug}"
 
 
 def stage_topic(stage_id: int) -> str:
@@ -157,7 +165,12 @@ def changed_topics(
     ['ratings']
     >>> changed_topics(slug="", what="ratings")
     ['ratings', 'people']
+    >>> changed_topics(slug="obert", what="circuit")
+    ['k.obert', 'people']
     """
+    if what == "circuit":
+        # The slug is the circuit's; its ranking shows on the pages of its people too.
+        return [circuit_topic(slug), PEOPLE]
     if what == "ratings":
         # Ratings span championships: the leaderboards, and the pages of the match's
         # players (``announce`` adds them) or, for a replay or a rebuild, everyone's.

@@ -1,0 +1,204 @@
+"""Reads of circuits: their events, qualifications and ranking.
+
+The ranking reads the stored placements (``CircuitPlacement``, rewritten for an event
+whenever its results change): one query for the placements, one for the names, then the
+sums of ``circuits.ranking``. Finished events count, and events in play count too, with
+their provisional placements (the pages say so: ``Ranking.tiebreaks`` ends with the
+note); events not started yet score nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from tournaments.circuits import ranking as pure
+from tournaments.models import (
+    Championship,
+    Circuit,
+    CircuitEvent,
+    CircuitPlacement,
+    CircuitQualification,
+    Person,
+)
+
+# The championships whose placements count in the ranking (in play: provisionally).
+COUNTING = (Championship.Status.RUNNING, Championship.Status.FINISHED)
+
+
+@dataclass(frozen=True)
+class EventResult:
+    event: CircuitEvent  # with .championship loaded
+    place: int
+    tied: bool
+    points: Decimal  # table points × the event's weight
+    counted: bool  # among the best N
+
+    @property
+    def provisional(self) -> bool:
+        """The event is still in play: the place may change."""
+        return self.event.championship.status != Championship.Status.FINISHED
+
+
+@dataclass(frozen=True)
+class RankingLine:
+    rank: int
+    tied: bool  # shares its rank after every tie-break
+    key: str  # a person: str(person.pk); a team: its people_key "3-17"
+    name: str  # public name(s): Person.public_name, joined " / " for a team
+    person_ids: tuple[int, ...]
+    points: Decimal  # the counted results' sum
+    results: tuple[EventResult, ...]  # in event date order
+    qualified: bool  # entered in the final (a CircuitQualification ENTERED)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    circuit: Circuit
+    persons: list[RankingLine]
+    teams: list[RankingLine]
+    tiebreaks: list[str]  # the tie-breaks in words, translated, in order
+
+
+def ranking_tiebreaks(circuit: Circuit) -> list[str]:
+    """The ranking's order in words, then how the events count (for the pages)."""
+    words = [
+        _("More points."),
+        _("Then the better results, compared one by one from the best."),
+        _("Then more events played."),
+        _("Lines still equal share their rank."),
+    ]
+    if circuit.best_of:
+        words.append(
+            _("Only the best %(count)d results of each player and team count.")
+            % {"count": circuit.best_of}
+        )
+    words.append(
+        _(
+            "Tied teams each score the points of the place they share. Events in play "
+            "count provisionally; the final counts like any other event, with its weight."
+        )
+    )
+    return words
+
+
+def circuit_events(*, circuit: Circuit) -> list[CircuitEvent]:
+    """The circuit's events, their championships loaded, by date."""
+    return list(
+        CircuitEvent.objects.filter(circuit=circuit)
+        .select_related("championship")
+        .order_by("championship__start_date", "pk")
+    )
+
+
+def circuit_qualifications(*, circuit: Circuit) -> list[CircuitQualification]:
+    """The circuit's qualifications, oldest first, with their teams and events loaded."""
+    return list(
+        CircuitQualification.objects.filter(circuit=circuit)
+        .select_related("event__championship", "source_team", "final_team__entry", "replaces")
+        .order_by("created_at", "pk")
+    )
+
+
+def public_circuits() -> QuerySet[Circuit]:
+    """Every circuit, newest first."""
+    return Circuit.objects.order_by("-start_date", "name")
+
+
+def circuit_by_slug(*, slug: str) -> Circuit:
+    """The circuit of ``slug``; ``Circuit.DoesNotExist`` when there is none."""
+    return Circuit.objects.get(slug=slug)
+
+
+def counting_events(events: list[CircuitEvent]) -> list[CircuitEvent]:
+    return [e for e in events if e.championship.status in COUNTING]
+
+
+def circuit_ranking(*, circuit: Circuit) -> Ranking:
+    """The persons' and the teams' ranking of ``circuit`` (four queries)."""
+    events = counting_events(circuit_events(circuit=circuit))
+    by_id = {e.pk: e for e in events}
+    rows = [
+        pure.Row(event_id, key, place, tied)
+        for event_id, key, place, tied in CircuitPlacement.objects.filter(event_id__in=list(by_id))
+        .order_by()
+        .values_list("event_id", "people_key", "place", "tied")
+    ]
+    persons, teams = pure.rank(
+        events=[_rule(e, order) for order, e in enumerate(events)],
+        rows=rows,
+        table=circuit.points,
+        best_of=circuit.best_of,
+    )
+    names = _names({pk for line in persons for pk in line.person_ids})
+    qualified = set(
+        CircuitQualification.objects.filter(
+            circuit=circuit, status=CircuitQualification.Status.ENTERED
+        ).values_list("people_key", flat=True)
+    )
+    qualified_persons = {str(pk) for key in qualified for pk in pure.person_ids_of(key)}
+    return Ranking(
+        circuit=circuit,
+        persons=_present(persons, by_id, names, qualified_persons),
+        teams=_present(teams, by_id, names, qualified),
+        tiebreaks=ranking_tiebreaks(circuit),
+    )
+
+
+def person_circuit_lines(*, person: Person) -> list[tuple[Circuit, RankingLine]]:
+    """The person's line in the ranking of each circuit he played an event of, newest
+    circuit first."""
+    keys = CircuitPlacement.objects.filter(people_key__regex=rf"(^|-){person.pk}(-|$)")
+    circuit_ids = set(keys.values_list("event__circuit_id", flat=True))
+    found = []
+    for circuit in Circuit.objects.filter(pk__in=circuit_ids).order_by("-start_date", "name"):
+        for line in circuit_ranking(circuit=circuit).persons:
+            if line.key == str(person.pk):
+                found.append((circuit, line))
+                break
+    return found
+
+
+def _rule(event: CircuitEvent, order: int) -> pure.EventRule:
+    return pure.EventRule(id=event.pk, weight=Decimal(event.weight), order=(order,))
+
+
+def _names(person_ids: set[int]) -> dict[int, str]:
+    people = Person.objects.filter(pk__in=person_ids).only("name", "initial_only")
+    return {p.pk: p.public_name for p in people}
+
+
+def _present(
+    lines: list[pure.Line],
+    events: dict[int, CircuitEvent],
+    names: dict[int, str],
+    qualified: set[str],
+) -> list[RankingLine]:
+    presented = [
+        RankingLine(
+            rank=line.rank,
+            tied=line.tied,
+            key=line.key,
+            name=" / ".join(names.get(pk, "?") for pk in line.person_ids),
+            person_ids=line.person_ids,
+            points=line.points,
+            results=tuple(
+                EventResult(
+                    event=events[r.event_id],
+                    place=r.place,
+                    tied=r.tied,
+                    points=r.points,
+                    counted=r.counted,
+                )
+                for r in line.results
+            ),
+            qualified=line.key in qualified,
+        )
+        for line in lines
+    ]
+    # Lines sharing a rank are listed by name.
+    presented.sort(key=lambda line: (line.rank, line.name.casefold()))
+    return presented
