@@ -18,7 +18,7 @@ def _absolute(serializer: serializers.Serializer, path: str) -> str:
 
 class CircuitSerializer(serializers.ModelSerializer):
     family_display = serializers.CharField(source="get_family_display", read_only=True)
-    event_count = serializers.SerializerMethodField(help_text="How many events it has.")
+    event_count = serializers.IntegerField(read_only=True, help_text="How many events it has.")
     page = serializers.SerializerMethodField(help_text="The circuit's public page.")
 
     class Meta:
@@ -33,9 +33,6 @@ class CircuitSerializer(serializers.ModelSerializer):
             "event_count",
             "page",
         ]
-
-    def get_event_count(self, circuit: Circuit) -> int:
-        return len(circuit.events.all())
 
     def get_page(self, circuit: Circuit) -> str:
         return _absolute(self, reverse("tournaments:circuit", args=[circuit.slug]))
@@ -90,6 +87,7 @@ class CircuitRulesSerializer(serializers.Serializer):
 
 class CircuitDetailSerializer(CircuitSerializer):
     description = serializers.CharField()
+    event_count = serializers.SerializerMethodField(help_text="How many events it has.")
     rules = serializers.SerializerMethodField()
     events = serializers.SerializerMethodField()
     ranking = serializers.SerializerMethodField(help_text="The ranking's API address.")
@@ -104,6 +102,9 @@ class CircuitDetailSerializer(CircuitSerializer):
             "ranking",
             "csv",
         ]
+
+    def get_event_count(self, circuit: Circuit) -> int:
+        return len(self.context["events"])
 
     @extend_schema_field(CircuitRulesSerializer)
     def get_rules(self, circuit: Circuit) -> dict:

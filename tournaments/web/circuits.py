@@ -5,8 +5,9 @@ the ranking as CSV.
 
 No login, no contact data: names are the people's public names (``Person.public_name``).
 Cached and live like the other public pages (``tournaments.live``): the list follows
-``site``, a circuit's page its own topic (``circuit_page_topics``), which a result in any
-of its events bumps (``tournaments.circuits``), as does any change of the circuit itself.
+``site``, a circuit's page ``site`` (its events' names and status) and its own topic
+``k.<slug>``, which ``tournaments.circuits`` bumps once an event's placements or the
+final's qualified teams change, and any change of the circuit itself does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.humanize.templatetags.humanize import ordinal
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -202,11 +204,13 @@ def circuit_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/circuits/list.html",
-        {"circuits": circuit_selectors.public_circuits()},
+        # How many events each has, in the same query (the selector gives the circuits).
+        {"circuits": circuit_selectors.public_circuits().annotate(event_count=Count("events"))},
     )
 
 
-@public_page(lambda slug: live.circuit_page_topics(slug))
+# Its events' names and status follow ``site``; its ranking and qualified teams ``k.<slug>``.
+@public_page(lambda slug: [live.SITE, live.circuit_topic(slug)])
 def circuit(request: HttpRequest, slug: str) -> HttpResponse:
     """A circuit: events, rules, the rankings of players and teams, the final's teams."""
     found = _circuit(slug)

@@ -1,7 +1,8 @@
 """A small circuit played through the services, for the circuit pages' tests: the Open
-Truc Mallorca with two qualifiers (Inca, Manacor), a ranking event worth double (Palma)
-and a final taking entries, played in that order; the same four teams of two play each event (a four-team
-bracket: the semi-finals' losers share the 3rd place), the best two results count.
+Truc Mallorca with a qualifier (Inca), a ranking event worth double (Palma), a qualifier
+(Manacor), played in that order, and a final taking entries; the same four teams of two
+play each event (a four-team bracket: the semi-finals' losers share the 3rd place), the
+best two results count.
 
 Points (100, 70, 50, 40; Palma's doubled), the counted ones first:
 Los Anchos 200 + 100 (70 left out) = 300, 1st: won Inca, entered in the final;
