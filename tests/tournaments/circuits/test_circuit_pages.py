@@ -197,7 +197,7 @@ def test_a_persons_page_shows_his_circuits(client, played):
     text = _words(section)
     assert 'href="/circuits/open-truc/"' in section
     assert "Open Truc Mallorca" in text
-    assert "1st in the ranking = · 300 points" in text
+    assert "1st in the ranking (tied) · 300 points" in text
     assert "qualified for the final" in text
     assert "Inca: 1st, 100 points" in text
     assert "Palma: 1st, 200 points" in text
