@@ -96,12 +96,14 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Creado: Abierto de Truco de Gràcia",
         "Creado: Torneig de Truc del Casal",
         "Creado: Open de Truco de Primavera",
+        "Creado: Obert de Truc de Mallorca — Final",
         "Creado: Liga de Invierno",
     ]
     assert second.splitlines() == [
         "Ya existía: Abierto de Truco de Gràcia",
         "Ya existía: Torneig de Truc del Casal",
         "Ya existía: Open de Truco de Primavera",
+        "Ya existía: Obert de Truc de Mallorca — Final",
         "Ya existía: Liga de Invierno",
     ]
     assert (

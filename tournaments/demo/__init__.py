@@ -6,6 +6,10 @@ one taking entries.
 - *Torneig de Truc del Casal*: Catalan truc, 8 squads of three with their caps de colla,
   a Swiss of five rounds; two rounds played and half of the third. Three of its players
   also played the Abierto: the same people, whose pages show both championships.
+- *Circuit Obert de Truc de Mallorca* (``circuit.py``): Catalan truc in pairs, three
+  qualifiers (Inca and Manacor finished, Felanitx in play) and a final in Palma whose
+  qualified pairs were entered by the circuit's automatic entry; some pairs played two
+  qualifiers, so the ranking's best two results matter.
 - *Open de Truco de Primavera*: entries open to the players (8 places, a fee of 10 €):
   eight teams entered (five accepted, some paid), two on the waiting list.
 
@@ -18,6 +22,7 @@ championship whose slug exists is left alone.
 from __future__ import annotations
 
 import datetime
+import functools
 import random
 from collections.abc import Sequence
 from decimal import Decimal
@@ -30,6 +35,7 @@ from django.utils import timezone
 import scoring
 from scoring import Mazo, RuleSet, Trick, apply, is_finished, legal_actions, start_hand
 from tournaments.championships import services as championship_services
+from tournaments.demo import circuit
 from tournaments.entries import services as entry_services
 from tournaments.models import Championship, Match, Person, TeamAct
 from tournaments.people.services import PersonDetails
@@ -462,6 +468,7 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         "abierto-de-truco": _argentine,
         "torneig-truc-casal": _catalan,
         "open-de-primavera": _open_entries,
+        circuit.FINAL_SLUG: functools.partial(circuit.build, play=play_match_hands),
     }
     for slug, build in builders.items():
         existing = Championship.objects.filter(slug=slug).first()
