@@ -227,6 +227,10 @@ def circuit(request: HttpRequest, slug: str) -> HttpResponse:
             "events": events,
             "labels": [event_label(event) for event in events],
             "draft": Championship.Status.DRAFT,
+            "running": Championship.Status.RUNNING,
+            "in_play": any(
+                event.championship.status == Championship.Status.RUNNING for event in events
+            ),
             "has_final": any(event.kind == CircuitEvent.Kind.FINAL for event in events),
             "points_table": points,
             "rules": rules_in_words(found, events),

@@ -139,6 +139,7 @@ def test_the_tiebreaks_are_stated_under_the_ranking(client, played):
     ties = html[html.index('id="circuit-tiebreaks"') :]
     assert html.index('id="circuit-ranking-teams"') < html.index('id="circuit-tiebreaks"')
     assert "More points." in ties
+    assert "in play: provisional" not in ties  # every event with results has finished
     assert "Equal points are broken by, in this order:" in _text(ties)
     assert 'href="/circuits/open-truc/ranking.csv"' in ties
 
@@ -264,4 +265,7 @@ def test_served_from_the_cache_and_renewed_by_a_result_in_an_event(client, playe
     cells = [_text(cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", first, re.S)]
     # Points, then Inca, Palma, Manacor, Sóller (its semi-final's winner 1st for now), the final.
     assert cells[4] != "·" and cells[5] == "·"
+    # Sóller is in play: its column and the legend say its placements are provisional.
+    assert 'Sóller</abbr><span class="in-play"' in teams_table
+    assert "in play: provisional placements" in html
     assert "Sóller" in _text(client.get(f"/people/{ana.pk}/", **EN).content.decode())
