@@ -8,6 +8,19 @@ import pytest
 from django.conf import settings
 
 SCRIPTS = [
+    [
+        "bench/circuit_ranking.py",
+        "--events",
+        "3",
+        "--people",
+        "60",
+        "--teams",
+        "8",
+        "--rounds",
+        "2",
+        "--repeat",
+        "1",
+    ],
     ["bench/engine.py", "--hands", "20", "--repeat", "1"],
     ["bench/pairing.py", "--teams", "16", "--rounds", "2", "--repeat", "1"],
     ["bench/exports.py", "--hands", "50"],

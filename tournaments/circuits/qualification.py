@@ -109,7 +109,8 @@ def circuit_announce(*, circuit: Circuit, championship_id: int = 0) -> None:
 @transaction.atomic
 def qualification_sync(*, circuit: Circuit) -> list[CircuitQualification]:
     """Enter, withdraw and replace the final's qualified teams as the module says.
-    Returns the qualifications created (none when all was up to date)."""
+    Returns the qualifications created or marked withdrawn (none when all was up to
+    date)."""
     circuit = lock_circuit(circuit)
     events = selectors.circuit_events(circuit=circuit)
     final = next((e for e in events if e.kind == CircuitEvent.Kind.FINAL), None)
@@ -119,19 +120,24 @@ def qualification_sync(*, circuit: Circuit) -> list[CircuitQualification]:
     rows = list(
         Q.objects.filter(circuit=circuit).select_related("final_team__entry").order_by("pk")
     )
+    created: list[CircuitQualification] = []
     for row in rows:
         if row.status == Q.Status.ENTERED and _out(row):
             row.status = Q.Status.WITHDRAWN
             row.save(update_fields=["status"])
+            created.append(row)
     if final.championship.status not in FINAL_OPEN:
-        return []
+        return created
     taken = {row.people_key for row in rows}
-    created: list[CircuitQualification] = []
     finished = [e for e in qualifiers if e.championship.status == Championship.Status.FINISHED]
-    if finished:
+    placed = _placements_by_event([e.pk for e in finished])
+    unstored = [e for e in finished if e.pk not in placed]
+    if unstored:
+        # A qualifier finished before it joined the circuit: its placements first.
+        for event in unstored:
+            placements_store(event=event)
         placed = _placements_by_event([e.pk for e in finished])
     for qualifier in finished:
-        candidates = [(key, team_id, place) for key, team_id, place in placed[qualifier.pk]]
         created += _fill(
             circuit=circuit,
             final=final,
@@ -139,9 +145,15 @@ def qualification_sync(*, circuit: Circuit) -> list[CircuitQualification]:
             seats=circuit.qualify_per_event,
             rows=rows,
             taken=taken,
-            candidates=candidates,
+            candidates=placed.get(qualifier.pk, []),
         )
-    if qualifiers and len(finished) == len(qualifiers) and circuit.qualify_by_points:
+    points_rows = [r for r in rows if r.event_id is None and r.status == Q.Status.ENTERED]
+    if (
+        qualifiers
+        and len(finished) == len(qualifiers)
+        and len(points_rows) < circuit.qualify_by_points
+    ):
+        # The whole ranking is read only when a points place is free.
         created += _fill(
             circuit=circuit,
             final=final,
@@ -165,13 +177,15 @@ def _out(row: CircuitQualification) -> bool:
 
 def _placements_by_event(event_ids: list[int]) -> dict[int, list[tuple[str, int, int]]]:
     placed: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    if not event_ids:
+        return {}
     for event_id, key, team_id, place in (
         CircuitPlacement.objects.filter(event_id__in=event_ids)
         .order_by("event_id", "place", "pk")
         .values_list("event_id", "people_key", "team_id", "place")
     ):
         placed[event_id].append((key, team_id, place))
-    return placed
+    return dict(placed)
 
 
 def _by_points(circuit: Circuit, taken: set[str]) -> list[tuple[str, int, int]]:

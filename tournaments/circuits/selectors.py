@@ -9,6 +9,9 @@ note); events not started yet score nothing.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -22,7 +25,9 @@ from tournaments.models import (
     CircuitEvent,
     CircuitPlacement,
     CircuitQualification,
+    Membership,
     Person,
+    public_name,
 )
 
 # The championships whose placements count in the ranking (in play: provisionally).
@@ -117,8 +122,28 @@ def counting_events(events: list[CircuitEvent]) -> list[CircuitEvent]:
     return [e for e in events if e.championship.status in COUNTING]
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while a ranking is built: its hundred
+    thousand small objects (a season of 10,000 placements) hold no cycles, and the
+    collector's passes over the whole process as they are made doubled the time
+    (bench/README.md, "Circuit ranking")."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def circuit_ranking(*, circuit: Circuit) -> Ranking:
-    """The persons' and the teams' ranking of ``circuit`` (four queries)."""
+    """The persons' and the teams' ranking of ``circuit`` (five queries)."""
+    with _collector_paused():
+        return _ranking(circuit)
+
+
+def _ranking(circuit: Circuit, person: Person | None = None) -> Ranking:
     events = counting_events(circuit_events(circuit=circuit))
     by_id = {e.pk: e for e in events}
     rows = [
@@ -132,8 +157,12 @@ def circuit_ranking(*, circuit: Circuit) -> Ranking:
         rows=rows,
         table=circuit.points,
         best_of=circuit.best_of,
+        person=None if person is None else person.pk,
     )
-    names = _names({pk for line in persons for pk in line.person_ids})
+    if person is None:
+        names = _names(by_id, {pk for line in persons for pk in line.person_ids})
+    else:
+        names = {person.pk: person.public_name}
     qualified = set(
         CircuitQualification.objects.filter(
             circuit=circuit, status=CircuitQualification.Status.ENTERED
@@ -155,10 +184,9 @@ def person_circuit_lines(*, person: Person) -> list[tuple[Circuit, RankingLine]]
     circuit_ids = set(keys.values_list("event__circuit_id", flat=True))
     found = []
     for circuit in Circuit.objects.filter(pk__in=circuit_ids).order_by("-start_date", "name"):
-        for line in circuit_ranking(circuit=circuit).persons:
-            if line.key == str(person.pk):
-                found.append((circuit, line))
-                break
+        with _collector_paused():
+            ranking = _ranking(circuit, person=person)
+        found += [(circuit, line) for line in ranking.persons]
     return found
 
 
@@ -166,9 +194,22 @@ def _rule(event: CircuitEvent, order: int) -> pure.EventRule:
     return pure.EventRule(id=event.pk, weight=Decimal(event.weight), order=(order,))
 
 
-def _names(person_ids: set[int]) -> dict[int, str]:
-    people = Person.objects.filter(pk__in=person_ids).only("name", "initial_only")
-    return {p.pk: p.public_name for p in people}
+def _names(events: dict[int, CircuitEvent], wanted: set[int]) -> dict[int, str]:
+    """The public names of the people placed in ``events``: one query through the teams
+    (a subquery, where a list of thousands of ids costs more than the query itself), and
+    one more for anyone it missed (a team's line-up changed since its placements)."""
+    teams = CircuitPlacement.objects.filter(event_id__in=list(events)).values("team_id")
+    people = Membership.objects.filter(team_id__in=teams).values("player__person_id")
+    fields = ("pk", "name", "initial_only")
+    names = {
+        pk: public_name(name, initial_only=initial)
+        for pk, name, initial in Person.objects.filter(pk__in=people).values_list(*fields)
+    }
+    missing = wanted - names.keys()
+    if missing:
+        for pk, name, initial in Person.objects.filter(pk__in=missing).values_list(*fields):
+            names[pk] = public_name(name, initial_only=initial)
+    return names
 
 
 def _present(
@@ -177,6 +218,21 @@ def _present(
     names: dict[int, str],
     qualified: set[str],
 ) -> list[RankingLine]:
+    made: dict[pure.Result, EventResult] = {}
+
+    def present(r: pure.Result) -> EventResult:
+        # A team's players share its results: each distinct one is made once.
+        found = made.get(r)
+        if found is None:
+            found = made[r] = EventResult(
+                event=events[r.event_id],
+                place=r.place,
+                tied=r.tied,
+                points=r.points,
+                counted=r.counted,
+            )
+        return found
+
     presented = [
         RankingLine(
             rank=line.rank,
@@ -185,16 +241,7 @@ def _present(
             name=" / ".join(names.get(pk, "?") for pk in line.person_ids),
             person_ids=line.person_ids,
             points=line.points,
-            results=tuple(
-                EventResult(
-                    event=events[r.event_id],
-                    place=r.place,
-                    tied=r.tied,
-                    points=r.points,
-                    counted=r.counted,
-                )
-                for r in line.results
-            ),
+            results=tuple(present(r) for r in line.results),
             qualified=line.key in qualified,
         )
         for line in lines

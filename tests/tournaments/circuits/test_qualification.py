@@ -199,3 +199,70 @@ def test_a_result_changed_in_an_event_announces_the_circuit(people, commit, monk
     assert CircuitPlacement.objects.filter(event=inca).count() == 4
     assert tasks.refresh_circuit_event(inca.championship_id) is False  # nothing changed
     assert len(seen) == 1
+
+
+def test_a_result_recorded_in_an_event_reaches_its_placements(people, commit):
+    """The real path: the result's announcement (on commit) queues the refresh, which
+    stores the event's provisional placements and announces the circuit."""
+    from tests.tournaments.conftest import play
+    from tournaments.models import Match
+    from tournaments.stages import services as stage_services
+
+    p = people
+    circuit = make_circuit()
+    inca = make_event(circuit, day=1, place="Inca")
+    enter(inca, [(p["a"], p["b"]), (p["c"], p["d"])])
+    stage = stage_services.stage_create(championship=inca.championship, format="round_robin")
+    (match,) = [m for m in stage_services.round_generate(stage=stage) if not m.is_bye]
+    assert not CircuitPlacement.objects.filter(event=inca).exists()
+    announced = []
+    from tournaments import signals
+
+    def listen(sender, **kwargs):
+        if kwargs["what"] == "circuit":
+            announced.append(kwargs["slug"])
+
+    signals.changed.connect(listen, dispatch_uid="test-circuit-listen")
+    try:
+        commit(play, match=Match.objects.get(pk=match.pk), winner=match.team_b)
+    finally:
+        signals.changed.disconnect(dispatch_uid="test-circuit-listen")
+    rows = CircuitPlacement.objects.filter(event=inca).order_by("place")
+    assert [(r.people_key, r.place) for r in rows] == [
+        (key(p["c"], p["d"]), 1),
+        (key(p["a"], p["b"]), 2),
+    ]
+    assert announced and set(announced) == {"circuit"}
+
+
+def test_the_circuit_announcement_bumps_its_topic_and_the_people_pages(db):
+    from tournaments.live import announce, circuit_topic, versions
+
+    topics = [circuit_topic("obert"), "people", "k.other"]
+    before = versions.versions(topics)
+    announce.on_changed(None, championship_id=0, what="circuit", slug="obert")
+    after = versions.versions(topics)
+    assert after[0] != before[0] and after[1] != before[1]
+    assert after[2] == before[2]  # another circuit's pages stay cached
+
+
+def test_a_qualifier_finished_before_it_joined_the_circuit_still_qualifies(people):
+    p = people
+    circuit = make_circuit(qualify_per_event=1)
+    inca = make_event(circuit, day=1, place="Inca")
+    final = make_event(
+        circuit, day=20, kind=CircuitEvent.Kind.FINAL, status=Championship.Status.REGISTRATION
+    )
+    enter(inca, [(p["a"], p["b"]), (p["c"], p["d"])])
+    play_knockout(inca)
+    Championship.objects.filter(pk=inca.championship_id).update(status=Championship.Status.FINISHED)
+    assert not CircuitPlacement.objects.exists()  # no announcement reached the circuit
+    (row,) = qualification_sync(circuit=circuit)
+    assert row.people_key == key(p["a"], p["b"])
+    assert final_entries(final) == [(key(p["a"], p["b"]), Entry.Status.PENDING)]
+    # Withdrawn: its row says so (the circuit's pages are told) and the runner-up enters.
+    row.final_team.entry.status = Entry.Status.WITHDRAWN
+    row.final_team.entry.save()
+    changed = qualification_sync(circuit=circuit)
+    assert changed[0].status == CircuitQualification.Status.WITHDRAWN
+    assert CircuitQualification.objects.get(replaces=row).people_key == key(p["c"], p["d"])
