@@ -8,6 +8,7 @@ from api.views import (
     archive,
     auth,
     championships,
+    circuits,
     drafts,
     entries,
     fixtures,
@@ -84,6 +85,13 @@ v1 = [
         "persons/<int:person_id>/ratings/",
         ratings.PersonRatings.as_view(),
         name="person-ratings",
+    ),
+    path("circuits/", circuits.CircuitList.as_view(), name="circuits"),
+    path("circuits/<slug:slug>/", circuits.CircuitDetail.as_view(), name="circuit"),
+    path(
+        "circuits/<slug:slug>/ranking/",
+        circuits.CircuitRanking.as_view(),
+        name="circuit-ranking",
     ),
     path("ratings/<str:family>/", ratings.Leaderboard.as_view(), name="ratings"),
 ]

@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Its ordinals ("1st", "1.º", "1r"), translated by Django: the circuits' placements.
+    "django.contrib.humanize",
     # Before staticfiles, so runserver serves static files the way production does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",

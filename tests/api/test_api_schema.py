@@ -8,6 +8,8 @@ reach the services instead of stopping at a 404.
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
@@ -26,7 +28,9 @@ from config.wsgi import application
 from tests.api.conftest import client_for
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
+from tournaments.circuits import qualification as circuit_qualification
 from tournaments.entries import services as entry_services
+from tournaments.models import Circuit, CircuitEvent
 from tournaments.people.services import PersonDetails
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
@@ -83,6 +87,12 @@ def known(db) -> dict:
     match = stage_services.round_generate(stage=stage)[0]
     result_services.match_start(match=match)
     result_services.hand_record(match=match, record=chico_hand(match, "A"), recorded_by=None)
+    # A circuit of the same slug, the championship its event: its ranking has a line.
+    circuit = Circuit.objects.create(
+        name="Copa", slug="copa", start_date=date(2026, 1, 1), end_date=date(2026, 12, 31)
+    )
+    event = CircuitEvent.objects.create(circuit=circuit, championship=championship, place="Inca")
+    circuit_qualification.circuit_event_refresh(event=event)
     open_for_entries = ChampionshipFactory(slug="abierta", status="registration")
     entry_services.entry_policy_set(
         championship=open_for_entries,

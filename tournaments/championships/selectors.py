@@ -78,15 +78,20 @@ def championship_detail(*, slug: str) -> Championship:
     The teams are those in the championship: typed in by the organiser or entered by their
     players and holding a place; a team waiting, refused or withdrawn is left out.
     """
-    return Championship.objects.prefetch_related(
-        "stages",
-        Prefetch(
-            "teams",
-            queryset=Team.objects.exclude(entry__status__in=Entry.OUT).prefetch_related(
-                Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
+    # Its circuit, if any, in the same query: the page says "part of the circuit X".
+    return (
+        Championship.objects.select_related("circuit_event__circuit")
+        .prefetch_related(
+            "stages",
+            Prefetch(
+                "teams",
+                queryset=Team.objects.exclude(entry__status__in=Entry.OUT).prefetch_related(
+                    Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
+                ),
             ),
-        ),
-    ).get(slug=slug)
+        )
+        .get(slug=slug)
+    )
 
 
 def team_list(*, championship: Championship) -> QuerySet[Team]:

@@ -120,7 +120,10 @@ class _Line:
         return text
 
 
-def _csv_lines(header: list[str], rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+def csv_lines(header: list[str], rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+    """The CSV text of ``header`` then ``rows``, a line at a time: the byte-order mark
+    first, every cell through :func:`cell`. Other packages' exports write with it too
+    (the circuits' ranking)."""
     writer = csv.writer(_Line())
     yield BOM + writer.writerow(header)
     for row in rows:
@@ -174,7 +177,7 @@ def export_standings(championship: Championship) -> Iterator[str]:
                         tiebreaks_text(line.metrics),
                     ]
 
-    return _csv_lines(STANDINGS_COLUMNS, rows())
+    return csv_lines(STANDINGS_COLUMNS, rows())
 
 
 def export_matches(championship: Championship) -> Iterator[str]:
@@ -213,7 +216,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 _local(m.confirmed_at, zone),
             ]
 
-    return _csv_lines(MATCH_COLUMNS, rows())
+    return csv_lines(MATCH_COLUMNS, rows())
 
 
 def _match_contexts(championship: Championship) -> dict[int, Match]:
@@ -320,7 +323,7 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 _local(hand.corrected_at, zone),
             ]
 
-    return _csv_lines(HAND_COLUMNS, rows())
+    return csv_lines(HAND_COLUMNS, rows())
 
 
 AUDIT_COLUMNS = [
@@ -372,7 +375,7 @@ def export_audit(championship: Championship, changes: QuerySet[HandRevision]) ->
                 _json(with_names(r.after, names)),
             ]
 
-    return _csv_lines(AUDIT_COLUMNS, rows())
+    return csv_lines(AUDIT_COLUMNS, rows())
 
 
 TEAM_ACT_COLUMNS = [
@@ -411,7 +414,7 @@ def export_team_acts(championship: Championship, acts: QuerySet[TeamAct]) -> Ite
                 act.detail,
             ]
 
-    return _csv_lines(TEAM_ACT_COLUMNS, rows())
+    return csv_lines(TEAM_ACT_COLUMNS, rows())
 
 
 def _json(value: Any) -> str:
@@ -437,7 +440,7 @@ def export_statistics(championship: Championship) -> Iterator[str]:
             team = person.team.name if person.team else ""
             yield ["player", team, person.name, person.person_id or "", *_sums(person.totals)]
 
-    return _csv_lines(STATISTICS_COLUMNS, rows())
+    return csv_lines(STATISTICS_COLUMNS, rows())
 
 
 def _sums(totals: statistics_selectors.Totals) -> list[int]:

@@ -18,6 +18,7 @@ from django.shortcuts import render
 
 from tournaments import live
 from tournaments.championships.words import words
+from tournaments.circuits import selectors as circuit_selectors
 from tournaments.live import public_page
 from tournaments.people import history as people_history
 from tournaments.ratings import selectors as rating_selectors
@@ -46,6 +47,7 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
             "name": history.person.public_name,
             "person_statistics": person_section(history.person),
             "ratings": rating_selectors.person_ratings(person_id=person_id),
+            "circuits": circuit_selectors.person_circuit_lines(person=history.person),
         },
     )
 

@@ -4,6 +4,7 @@ from django.urls import path
 
 from tournaments.web import (
     calendar_feeds,
+    circuits,
     entry,
     fixtures,
     people,
@@ -61,6 +62,9 @@ urlpatterns = [
         name="statistics",
     ),
     path("c/<slug:slug>/statistics.csv", statistics.statistics_csv, name="statistics_csv"),
+    path("circuits/", circuits.circuit_list, name="circuits"),
+    path("circuits/<slug:slug>/", circuits.circuit, name="circuit"),
+    path("circuits/<slug:slug>/ranking.csv", circuits.ranking_csv, name="circuit_csv"),
     path("people/<int:person_id>/", people.person, name="person"),
     path("ratings/<slug:family>/", ratings.leaderboard, name="ratings"),
     path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
