@@ -12,7 +12,8 @@ from tournaments.stages import league
 
 
 def _feed(client, url):
-    response = client.get(url)
+    # A feed speaks the subscriber's language: these tests read it in English.
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     return icalendar.Calendar.from_ical(response.content)
