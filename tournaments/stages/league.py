@@ -176,7 +176,22 @@ def league_generate(stage: Stage) -> list[Match]:
     return created
 
 
-def _moved(match: Match, fields: list[str]) -> None:
+def _moved(
+    match: Match,
+    fields: list[str],
+    *,
+    venue_name: str | None = None,
+    venue_address: str | None = None,
+) -> None:
+    """Save a match whose date (``fields``) and, when given, venue changed: its calendar
+    event's sequence goes up, so subscribed phones move it."""
+    fields = list(fields)
+    if venue_name is not None:
+        match.venue_name = venue_name.strip()
+        fields.append("venue_name")
+    if venue_address is not None:
+        match.venue_address = venue_address.strip()
+        fields.append("venue_address")
     match.schedule_sequence += 1
     match.schedule_changed_at = timezone.now()
     match.save(update_fields=[*fields, "schedule_sequence", "schedule_changed_at"])
@@ -252,13 +267,7 @@ def match_schedule(
     _check_free(match, day)
     match.scheduled_at = scheduled_at
     fields = ["scheduled_at"]
-    if venue_name is not None:
-        match.venue_name = venue_name.strip()
-        fields.append("venue_name")
-    if venue_address is not None:
-        match.venue_address = venue_address.strip()
-        fields.append("venue_address")
-    _moved(match, fields)
+    _moved(match, fields, venue_name=venue_name, venue_address=venue_address)
     announce(
         championship_id=championship.pk, stage_id=match.stage_id, match_id=match.pk, what="match"
     )
@@ -303,13 +312,7 @@ def match_postpone(
     match.scheduled_at = to
     match.postponed = True
     fields = ["scheduled_at", "postponed"]
-    if venue_name is not None:
-        match.venue_name = venue_name.strip()
-        fields.append("venue_name")
-    if venue_address is not None:
-        match.venue_address = venue_address.strip()
-        fields.append("venue_address")
-    _moved(match, fields)
+    _moved(match, fields, venue_name=venue_name, venue_address=venue_address)
     # A postponed match shows on the standings' page: "result" renews them.
     announce(
         championship_id=championship.pk, stage_id=match.stage_id, match_id=match.pk, what="result"
