@@ -317,7 +317,7 @@ class Entry:
     def team_order(self) -> list[str]:
         """Every player of the match in team order (side A's, then side B's)."""
         teams = self.match_record.get("teams", {})
-        return [p for side in ("A", "B") for p in teams.get(side, [])]
+        return [p for side in ("A", "B", "C") for p in teams.get(side, [])]
 
     def play_grid(self) -> list[tuple[str, list[Button]]]:
         """Card-by-card entry: the cards the player to play may play, by suit."""

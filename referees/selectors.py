@@ -162,23 +162,42 @@ class Sheet:
         mano = self.info["mano"] if self.info else None
         return self.names.get(mano, "") if mano else ""
 
+    @property
+    def gallo(self) -> str:
+        """The next hand's gallo at a table of three, as the engine names it (por turno it
+        changes every hand: never derived here)."""
+        record = (self.info or {}).get("record") or {}
+        return str(record.get("gallo") or "")
+
+    @property
+    def gallo_name(self) -> str:
+        return self.names.get(self.gallo, self.gallo)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return ("A", "B", "C") if self.match.team_c_id is not None else ("A", "B")
+
     def score_view(self) -> list[dict[str, Any]]:
         """Each side's running score of the current chico/joc, with its phase in words
-        (malas/buenas, or the Catalan mestre) as the engine names it."""
+        (malas/buenas, or the Catalan mestre) as the engine names it. At a table of three a
+        row a player; with a fixed gallo the pair's two players share the engine's side B."""
         score = self.info["score"] if self.info else self._final_score()
-        games = {"A": self.match.chicos_a, "B": self.match.chicos_b}
-        teams = {"A": self.match.team_a, "B": self.match.team_b}
+        games = {"A": self.match.chicos_a, "B": self.match.chicos_b, "C": self.match.chicos_c}
+        teams = {"A": self.match.team_a, "B": self.match.team_b, "C": self.match.team_c}
+        members = records.lineup(self.match) if self.match.team_c_id is not None else {}
         rows = []
-        for side in ("A", "B"):
-            found = phase(self.rules, score, side)
+        for side in self.sides:
+            engine_side = side if side in score else "B"
+            found = phase(self.rules, score, engine_side)
             rows.append(
                 {
                     "side": side,
                     "team": teams[side],
-                    "points": score.get(side, 0),
+                    "points": score.get(engine_side, 0),
                     "games": games[side],
                     "mestre": found is not None and found.name == "mestre",
                     "phase_label": phase_label(found),
+                    "gallo": bool(self.gallo) and self.gallo in members.get(side, ()),
                 }
             )
         return rows
@@ -187,13 +206,15 @@ class Sheet:
         """A decided match's last chico/joc as it ended (0–0 when none was played)."""
         games = list(self.match.games.all())
         if not games:
-            return {"A": 0, "B": 0}
-        return {"A": games[-1].score_a, "B": games[-1].score_b}
+            return dict.fromkeys(self.sides, 0)
+        last = games[-1]
+        return {"A": last.score_a, "B": last.score_b, "C": last.score_c}
 
     def seat_names(self) -> list[dict[str, str]]:
-        side_a = set(records.lineup(self.match)["A"])
+        teams = records.lineup(self.match)
+        side_of = {key: side for side in self.sides for key in teams.get(side, ())}
         return [
-            {"key": key, "name": self.names.get(key, key), "side": "A" if key in side_a else "B"}
+            {"key": key, "name": self.names.get(key, key), "side": side_of.get(key, "B")}
             for key in self.seats
         ]
 

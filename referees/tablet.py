@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -143,6 +144,7 @@ def labels() -> dict[str, Any]:
         "reset_done": _("The hand was started again."),
         "reset_undo": _("Undo the restart"),
         "mano_mark": _("mano"),
+        "gallo_mark": _("gallo"),
         "at_the_mazo": _("at the mazo"),
         "team_mazo": _("%(team)s go to the mazo"),
         "to_play": _("%(player)s plays"),
@@ -181,6 +183,9 @@ def labels() -> dict[str, Any]:
         "call_names": {key: str(value) for key, value in CALL_NAMES.items()},
         "answer_names": {key: str(value) for key, value in ANSWER_NAMES.items()},
         "saved_hand": _("Hand %(number)s saved: %(team_a)s %(a)s – %(b)s %(team_b)s."),
+        "saved_hand_three": _(
+            "Hand %(number)s saved: %(team_a)s %(a)s, %(team_b)s %(b)s, %(team_c)s %(c)s."
+        ),
         "sync_saved": _("Everything saved"),
         "sync_pending_one": _("1 step waiting"),
         "sync_pending": _("%(count)s steps waiting"),
@@ -241,7 +246,8 @@ def tablet_context(sheet: Any, draft: dict[str, Any], *, plays: bool = False) ->
         "plays": plays,
         "draft": draft,
         "names": dict(sheet.names),
-        "teams": {"A": match.team_a.name, "B": match.team_b.name},
+        "teams": _team_names(match, sheet.record),
+        "columns": _columns(match),
         "hands": len(sheet.hands),
         "urls": {
             "page": reverse("referees:sheet", args=[match.pk]),
@@ -268,3 +274,26 @@ def phase_labels(rules: Any) -> dict[str, list[str]]:
     if rules.has_mestre:
         found["mestre"] = [phase_label(Phase("mestre", 0))]
     return found
+
+
+def _team_names(match: Any, head: dict[str, Any]) -> dict[str, str]:
+    """The sides' names; at a table of three with a fixed gallo the pair is side B."""
+    names = {"A": match.team_a.name, "B": match.team_b.name}
+    if match.team_c_id is not None:
+        if "C" in head.get("teams", {}):
+            names["C"] = match.team_c.name
+        else:
+            names["B"] = get_text_list([match.team_b.name, match.team_c.name], _("and"))
+    return names
+
+
+def _columns(match: Any) -> list[dict[str, str]]:
+    """The hands table's columns, as the server's sheet draws them: each stored side with
+    its team's name and the engine's side whose figures it shows (a fijo pair's two
+    players both show the engine's ``"B"``)."""
+    teams = {"A": match.team_a, "B": match.team_b, "C": match.team_c}
+    sides = records.column_sides(match)
+    return [
+        {"column": c.upper(), "side": sides[c], "name": getattr(teams[c.upper()], "name", "")}
+        for c in sides
+    ]

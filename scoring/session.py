@@ -212,7 +212,11 @@ class Session:
             "start_score": dict(entry.upcoming.score),
             # Each side's phase at the start of the hand ([name, count], or None): the
             # scoreboard's malas/buenas or mestre, as the server's sheet draws them.
-            "phases": {side: self._phase(entry.upcoming.score, side) for side in ("A", "B")},
+            "phases": {
+                side: self._phase(entry.upcoming.score, side) for side in entry.upcoming.score
+            },
+            # The gallo of a table of three, as the engine names it (por turno: every hand).
+            "gallo": entry.upcoming.gallo,
             "score": entry.score,
             "team": team,
             "choosing_pairs": entry.choosing_pairs,
@@ -256,7 +260,7 @@ class Session:
             if isinstance(action, EnvidoWinner | FlorWinner) and entry.settlement is None:
                 continue  # nothing to settle, or the cards given settle it
             actions.append(_described(action, state.team, state.sides))
-        for side in ("A", "B"):
+        for side in sorted(state.sides):  # at a table of three, the hand's two sides
             events = team_mazo(entry, side)
             if events:
                 actions.append(
@@ -272,13 +276,16 @@ class Session:
             return {"A": [], "B": []}
         state = entry.current.state
         teams = self.head.get("teams", {})
+        # The hand's sides, as the engine plays them: at a table of three with the gallo
+        # por turno, the gallo's side and the pair's (named after its first member).
+        members = [p for side in sorted(teams) for p in teams[side]]
         return {
             side: [
                 {"player": p, "mano": p == state.order[0], "folded": p in state.folded}
-                for p in teams.get(side, [])
-                if p in state.order
+                for p in members
+                if p in state.order and state.team.get(p) == side
             ]
-            for side in ("A", "B")
+            for side in sorted(state.sides)
         }
 
 

@@ -177,6 +177,18 @@ class Championship(models.Model):
             return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
     @property
+    def plays_gallo(self) -> bool:
+        """Single players three to a table (docs/tournaments.md "Tables of three"): the
+        rules name the ``gallo`` option (the organiser chose it; a preset's default for
+        three players does not count) and teams have one player."""
+        return self.team_size == 1 and isinstance(self.rules, dict) and "gallo" in self.rules
+
+    @property
+    def table_size(self) -> int:
+        """Players at a table: 3 for gallo, else two teams' worth."""
+        return 3 if self.plays_gallo else 2 * self.team_size
+
+    @property
     def is_catalan(self) -> bool:
         preset = self.rules if isinstance(self.rules, str) else self.rules.get("preset")
         return preset == "catalan"
@@ -622,6 +634,16 @@ class Match(models.Model):
         blank=True,
         verbose_name=_("team B"),
     )
+    # The third player of a table of three (gallo, docs/tournaments.md "Tables of three"):
+    # empty for every two-sided match.
+    team_c = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("team C"),
+    )
     table = models.CharField(_("table"), max_length=50, blank=True)
     scheduled_at = models.DateTimeField(_("time"), null=True, blank=True)
     referee = models.ForeignKey(
@@ -662,6 +684,13 @@ class Match(models.Model):
     chicos_b = models.PositiveSmallIntegerField(_("chicos B"), default=0)
     tantos_a = models.PositiveIntegerField(_("tantos A"), default=0)
     tantos_b = models.PositiveIntegerField(_("tantos B"), default=0)
+    chicos_c = models.PositiveSmallIntegerField(_("chicos C"), default=0)
+    tantos_c = models.PositiveIntegerField(_("tantos C"), default=0)
+    # A table of three: each side's place at the table, ``{"<team id>": place}`` (1 best,
+    # shared places repeat), as the engine ranks it (``scoring.table_placement``) with the
+    # hands; empty for two-sided matches. The placement points are the standings' (a stage
+    # setting), derived on read, so a change of the points scheme needs no rewrite.
+    places = models.JSONField(_("places"), default=dict, blank=True)
     # The organiser's words for a walkover or forfeit, as typed; or a reason Tanteo gave
     # itself (``reason_code``), shown in the reader's language: ``reason_text``.
     reason = models.CharField(_("reason"), max_length=300, blank=True)
@@ -703,6 +732,12 @@ class Match(models.Model):
                 name="match_teams_differ",
                 violation_error_message=_("A team cannot play itself."),
             ),
+            models.CheckConstraint(
+                condition=Q(team_c__isnull=True)
+                | (Q(team_b__isnull=False) & ~Q(team_c=F("team_a")) & ~Q(team_c=F("team_b"))),
+                name="match_three_teams_differ",
+                violation_error_message=_("The three players of a table must differ."),
+            ),
             # One match per bracket slot: the last guard against two results advancing into
             # the same slot at once (bracket_sync serialises them with the stage lock).
             models.UniqueConstraint(
@@ -717,11 +752,41 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.team_c_id is not None:
+            return f"{self.team_a} – {self.team_b} – {self.team_c}"
         if self.team_b_id is None and self.outcome == self.Outcome.WALKOVER:
             return _("%(team)s (absent)") % {"team": self.team_a}
         if self.team_b_id is None:
             return _("%(team)s (bye)") % {"team": self.team_a}
         return f"{self.team_a} – {self.team_b}"
+
+    @property
+    def is_table_of_three(self) -> bool:
+        """Three sides at the table (gallo): ``team_c`` is set."""
+        return self.team_c_id is not None
+
+    def teams_by_side(self) -> dict[str, Any]:
+        """The sides' teams: ``{"A": team_a, "B": team_b}`` and ``"C"`` at a table of
+        three (``team_b`` None for a bye)."""
+        sides = {"A": self.team_a, "B": self.team_b}
+        if self.team_c_id is not None:
+            sides["C"] = self.team_c
+        return sides
+
+    def place_of(self, team_id: int | None) -> int | None:
+        """A team's place at this table of three (None outside one, or before a hand)."""
+        if team_id is None or not self.places:
+            return None
+        return self.places.get(str(team_id))
+
+    @property
+    def table_places(self) -> list[tuple[Any, int]]:
+        """A table of three's teams with their places, best first (empty before a hand)."""
+        if self.team_c_id is None or not self.places:
+            return []
+        teams = [self.team_a, self.team_b, self.team_c]
+        placed = [(team, self.places.get(str(team.pk))) for team in teams]
+        return sorted(((t, p) for t, p in placed if p is not None), key=lambda item: item[1])
 
     @property
     def is_bye(self) -> bool:
@@ -833,6 +898,7 @@ class Game(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
     score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
+    score_c = models.PositiveSmallIntegerField(_("score C"), default=0)  # a table of three
     winner = models.ForeignKey(
         Team,
         on_delete=models.PROTECT,
@@ -883,6 +949,10 @@ class Hand(models.Model):
     points_b = models.PositiveSmallIntegerField(_("points B"), default=0)
     score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
     score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
+    # The third side of a table of three (0 for two-sided matches).
+    score_before_c = models.PositiveSmallIntegerField(_("score before C"), default=0)
+    points_c = models.PositiveSmallIntegerField(_("points C"), default=0)
+    score_c = models.PositiveSmallIntegerField(_("score C"), default=0)
     status = models.CharField(_("status"), max_length=20)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -1009,7 +1079,7 @@ class MatchConfirmation(models.Model):
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="confirmations", verbose_name=_("match")
     )
-    side = models.CharField(_("side"), max_length=1, choices=[("A", "A"), ("B", "B")])
+    side = models.CharField(_("side"), max_length=1, choices=[("A", "A"), ("B", "B"), ("C", "C")])
     status = models.CharField(_("status"), max_length=20, choices=Status.choices)
     player = models.ForeignKey(
         Player,

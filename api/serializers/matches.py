@@ -9,7 +9,28 @@ from rest_framework import serializers
 
 from tournaments.models import Game, Hand, Match, Team
 
-_SIDES = {"type": "object", "properties": {"A": {"type": "integer"}, "B": {"type": "integer"}}}
+_SIDES = {
+    "type": "object",
+    "properties": {
+        "A": {"type": "integer"},
+        "B": {"type": "integer"},
+        "C": {"type": "integer", "description": "A table of three only (gallo)."},
+    },
+    "required": ["A", "B"],
+}
+
+# The fields of a table of three (gallo): in the payload of such a match only, so every
+# two-sided payload stays as it was; not required in the schema (not read-only either,
+# which drf-spectacular would list as required: these serializers are never read from).
+TABLE_FIELDS = ("team_c", "chicos_c", "tantos_c", "places")
+_THREE = "A table of three (gallo) only: absent from two-sided matches."
+
+
+def _table_only(data: dict[str, Any], three: bool, fields: tuple[str, ...]) -> dict[str, Any]:
+    if not three:
+        for name in fields:
+            data.pop(name, None)
+    return data
 
 
 class TeamBriefSerializer(serializers.ModelSerializer):
@@ -28,6 +49,15 @@ class MatchSerializer(serializers.ModelSerializer):
     group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
     team_a = TeamBriefSerializer(read_only=True)
     team_b = TeamBriefSerializer(read_only=True, allow_null=True)
+    team_c = TeamBriefSerializer(required=False, help_text=f"The third player. {_THREE}")
+    chicos_c = serializers.IntegerField(required=False, help_text=_THREE)
+    tantos_c = serializers.IntegerField(required=False, help_text=_THREE)
+    places = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Each team's place at the table (team id -> 1, 2 or 3; shared places "
+        f"repeat), as the rules engine ranks it; empty before the first hand. {_THREE}",
+    )
     referee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     outcome = serializers.CharField(
         read_only=True, help_text="played, walkover, forfeit, bye; empty until decided."
@@ -63,6 +93,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "bracket_id",
             "team_a",
             "team_b",
+            "team_c",
             "table",
             "scheduled_at",
             "referee",
@@ -75,22 +106,36 @@ class MatchSerializer(serializers.ModelSerializer):
             "chicos_b",
             "tantos_a",
             "tantos_b",
+            "chicos_c",
+            "tantos_c",
+            "places",
             "reason",
             "reason_code",
             "provisional",
             "confirmed_at",
         ]
-        read_only_fields = fields
+        read_only_fields = [f for f in fields if f not in TABLE_FIELDS]
 
     def get_round_name(self, match: Match) -> str:
         return str(match.round.name_in(match.stage))
 
+    def to_representation(self, match: Match) -> dict[str, Any]:
+        return _table_only(
+            super().to_representation(match), match.team_c_id is not None, TABLE_FIELDS
+        )
+
 
 class GameSerializer(serializers.ModelSerializer):
+    score_c = serializers.IntegerField(required=False, help_text=_THREE)
+
     class Meta:
         model = Game
-        fields = ["number", "score_a", "score_b", "winner"]
-        read_only_fields = fields
+        fields = ["number", "score_a", "score_b", "score_c", "winner"]
+        read_only_fields = ["number", "score_a", "score_b", "winner"]
+
+    def to_representation(self, game: Game) -> dict[str, Any]:
+        three = game.match.team_c_id is not None  # the match is the prefetch's, no query
+        return _table_only(super().to_representation(game), three, ("score_c",))
 
 
 class SeatSerializer(serializers.Serializer):
@@ -179,17 +224,24 @@ class HandSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
+    @staticmethod
+    def _sides(hand: Hand, field: str) -> dict[str, int]:
+        sides = {"A": getattr(hand, f"{field}_a"), "B": getattr(hand, f"{field}_b")}
+        if hand.match.team_c_id is not None:  # a table of three: its third side too
+            sides["C"] = getattr(hand, f"{field}_c")
+        return sides
+
     @extend_schema_field(_SIDES)
     def get_score_before(self, hand: Hand) -> dict[str, int]:
-        return {"A": hand.score_before_a, "B": hand.score_before_b}
+        return self._sides(hand, "score_before")
 
     @extend_schema_field(_SIDES)
     def get_points(self, hand: Hand) -> dict[str, int]:
-        return {"A": hand.points_a, "B": hand.points_b}
+        return self._sides(hand, "points")
 
     @extend_schema_field(_SIDES)
     def get_score(self, hand: Hand) -> dict[str, int]:
-        return {"A": hand.score_a, "B": hand.score_b}
+        return self._sides(hand, "score")
 
 
 class HandPostSerializer(serializers.Serializer):

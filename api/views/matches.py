@@ -47,7 +47,7 @@ class MatchFilter(django_filters.FilterSet):
         fields = ["stage", "round", "status", "team"]
 
     def filter_team(self, queryset, name, value):
-        return queryset.filter(Q(team_a_id=value) | Q(team_b_id=value))
+        return queryset.filter(Q(team_a_id=value) | Q(team_b_id=value) | Q(team_c_id=value))
 
 
 class MatchList(ApiView):

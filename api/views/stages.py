@@ -104,7 +104,7 @@ class Standings(ApiView):
 
     def get(self, request: Request, slug: str, stage_id: int) -> Response:
         stage = access.stage(request, slug, stage_id)
-        columns = standing_selectors.tiebreak_columns(stage.championship)
+        columns = standing_selectors.stage_tiebreak_columns(stage)
         tables = [
             {
                 "group": group.name if group else None,

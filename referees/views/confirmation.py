@@ -23,7 +23,7 @@ def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     side = request.POST.get("side", "")
-    if side not in ("A", "B") or match.is_bye:
+    if side not in ("A", "B", *("C" if match.team_c_id else ())) or match.is_bye:
         messages.error(request, _("Choose the side that answers."))
         return redirect("referees:sheet", match.pk)
     form = AnswerForm(request.POST, match=match, side=side)

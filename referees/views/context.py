@@ -76,6 +76,12 @@ def _tablet_context(
         sides={
             "A": list(sheet.record.get("teams", {}).get("A", [])),
             "B": list(sheet.record.get("teams", {}).get("B", [])),
+            # A table of three with the gallo por turno: a player a side.
+            **(
+                {"C": list(sheet.record["teams"]["C"])}
+                if "C" in sheet.record.get("teams", {})
+                else {}
+            ),
         },
         # The script's own words win where both name one.
         labels={**_labels(), **context["labels"]},
@@ -90,7 +96,10 @@ def _confirm_context(match: Any, user: Any, forms: dict[str, Any]) -> dict[str, 
         return None
     answers = result_selectors.match_confirmations(match=match)
     sides = []
-    for side, team in (("A", match.team_a), ("B", match.team_b)):
+    teams = [("A", match.team_a), ("B", match.team_b)]
+    if match.team_c_id is not None:
+        teams.append(("C", match.team_c))  # every player of a table of three answers
+    for side, team in teams:
         answer = answers.get(side)
         form = None
         if answer is None:

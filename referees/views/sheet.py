@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -32,7 +33,7 @@ from referees.views.device import _device, _with_device
 from tournaments.championships.words import words
 from tournaments.errors import TournamentError
 from tournaments.models import Match
-from tournaments.results import drafts
+from tournaments.results import drafts, records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 
@@ -49,7 +50,12 @@ def _players(sheet: selectors.Sheet) -> list[tuple[str, str]]:
 
 
 def _sides(sheet: selectors.Sheet) -> list[tuple[str, str]]:
-    return [("A", sheet.match.team_a.name), ("B", sheet.match.team_b.name)]
+    teams = {"A": sheet.match.team_a, "B": sheet.match.team_b, "C": sheet.match.team_c}
+    if sheet.match.team_c_id is not None and "C" not in sheet.record.get("teams", {}):
+        # A fixed gallo: the pair is the engine's one side B.
+        pair = [teams["B"].name, teams["C"].name]
+        return [("A", teams["A"].name), ("B", get_text_list(pair, _("and")))]
+    return [(side, teams[side].name) for side in sheet.sides]
 
 
 def _since(draft: result_selectors.DraftView) -> str:
@@ -143,24 +149,7 @@ def entry_context(
     else:
         state = entry.current.state
         context["groups"] = entry.buttons()
-        context["sides_calls"] = [
-            {
-                "side": side,
-                "team": sheet.match.team_a if side == "A" else sheet.match.team_b,
-                "players": [
-                    {
-                        "key": key,
-                        "name": sheet.names.get(key, key),
-                        "mano": key == state.order[0],
-                        "folded": key in state.folded,
-                        "buttons": buttons,
-                    }
-                    for key, buttons in entry.side_calls(side)
-                ],
-                "mazo": _event_json(entry.team_mazo(side)) if entry.team_mazo(side) else "",
-            }
-            for side in ("A", "B")
-        ]
+        context["sides_calls"] = _sides_calls(sheet, entry)
         context["penalty_form"] = forms.get("penalty") or PenaltyForm(
             sides=_sides(sheet), rules=sheet.rules
         )
@@ -179,6 +168,44 @@ def entry_context(
             )
     context["summary"] = entry.summary()
     context["hand_json"] = entry.to_json()
+
+
+def _sides_calls(sheet: selectors.Sheet, entry: Entry) -> list[dict[str, Any]]:
+    """The hand's sides as the engine plays them, a column each. At a table of three the
+    hand is the gallo against the pair (por turno both change every hand): the columns
+    are the engine's two sides, named after their players' teams, the gallo marked."""
+    state = entry.current.state
+    match = sheet.match
+    teams = {"A": match.team_a, "B": match.team_b, "C": match.team_c}
+    lineup = records.lineup(match) if match.team_c_id is not None else {}
+    team_of = {key: teams[side] for side in sheet.sides for key in lineup.get(side, ())}
+    columns = []
+    for side in state.sides:
+        calls = entry.side_calls(side)
+        named = [team_of[key] for key, _buttons in calls if key in team_of]
+        team = teams.get(side) if not named else named[0]
+        title = get_text_list([t.name for t in named], _("and")) if named else team.name
+        columns.append(
+            {
+                "side": side,
+                "team": team,
+                "title": title,
+                "gallo": bool(state.gallo) and any(key == state.gallo for key, _b in calls),
+                "players": [
+                    {
+                        "key": key,
+                        "name": sheet.names.get(key, key),
+                        "mano": key == state.order[0],
+                        "gallo": key == state.gallo,
+                        "folded": key in state.folded,
+                        "buttons": buttons,
+                    }
+                    for key, buttons in calls
+                ],
+                "mazo": _event_json(entry.team_mazo(side)) if entry.team_mazo(side) else "",
+            }
+        )
+    return columns
 
 
 def _card_players(sheet: selectors.Sheet, entry: Entry) -> list[tuple[str, str]]:
@@ -409,17 +436,30 @@ def _save(request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> HttpRes
             return redirect("referees:sheet", sheet.match.pk)
         status = 409 if exc.code == "draft_other_device" else 400
         return _render(request, sheet, entry, errors=[exc.text], status=status)
-    messages.success(
-        request,
-        _("Hand %(number)s saved: %(team_a)s %(a)s – %(b)s %(team_b)s.")
-        % {
+    if sheet.match.team_c_id is not None:
+        text = _("Hand %(number)s saved: %(team_a)s %(a)s, %(team_b)s %(b)s, %(team_c)s %(c)s.") % {
             "number": hand.number,
             "team_a": sheet.match.team_a.name,
             "a": hand.points_a,
-            "b": hand.points_b,
             "team_b": sheet.match.team_b.name,
-        },
-    )
+            "b": hand.points_b,
+            "team_c": sheet.match.team_c.name,
+            "c": hand.points_c,
+        }
+        messages.success(request, text)
+    else:
+        messages.success(
+            request,
+            _("Hand %(number)s saved: %(team_a)s %(a)s – %(b)s %(team_b)s.")
+            % {
+                "number": hand.number,
+                "team_a": sheet.match.team_a.name,
+                "a": hand.points_a,
+                "b": hand.points_b,
+                "team_b": sheet.match.team_b.name,
+            },
+        )
+
     return _with_device(request, redirect("referees:sheet", sheet.match.pk))
 
 

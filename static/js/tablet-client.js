@@ -117,7 +117,19 @@
   function sidePlayers(side, order) {
     // Team order, as the server's labels: "Ana and Alba", "Ana, Alba and Ale"; in a
     // pica-pica pair, only the pair's player of that side (``order``: the part's players).
-    var players = (ctx.head.teams[side] || [])
+    // At a table of three an event may name either pair member's side: the hand's side
+    // (view.sides, the engine's word) is the whole pair.
+    var members = ctx.head.teams[side] || [];
+    var hand = "C" in ctx.head.teams && view && view.sides ? view.sides : {};
+    Object.keys(hand).forEach(function (handSide) {
+      var seats = hand[handSide].map(function (seat) {
+        return seat.player;
+      });
+      if (seats.some(function (p) { return members.indexOf(p) >= 0; })) {
+        members = seats;
+      }
+    });
+    var players = members
       .filter(function (player) {
         return !order || order.indexOf(player) >= 0;
       })
@@ -293,13 +305,7 @@
           status: hand.status,
         });
         store.state = hand.state;
-        notice = fmt(L.saved_hand, {
-          number: hand.number,
-          team_a: ctx.teams.A,
-          a: hand.points.A,
-          b: hand.points.B,
-          team_b: ctx.teams.B,
-        });
+        notice = savedNotice(hand);
         // The server empties its draft when it stores the hand.
         store.draftDirty = false;
         store.draftSteps = 0;
@@ -659,7 +665,7 @@
   }
 
   function refereeTools() {
-    var sides = ["A", "B"].map(function (side, i) {
+    var sides = Object.keys(ctx.teams).sort().map(function (side, i) {
       var id = "tablet-penalty-" + side;
       return el("label", { for: id }, [
         el("input", { id: id, type: "radio", name: "tablet-penalty-side", value: side, checked: i === 0 }),
@@ -754,11 +760,20 @@
   function sideColumns(calls, teamMazo, answering) {
     // The two sides keep their places (A left, B right) from hand to hand; the mano is
     // marked, not moved. Who is in, mano or at the mazo is the engine's word (view.sides).
-    var columns = ["A", "B"].map(function (side) {
+    // At a table of three the columns are the hand's two sides: the gallo and the pair.
+    var columns = Object.keys(view.sides).sort().map(function (side) {
+      var title = (view.sides[side] || []).map(function (seat) {
+        return ctx.teams[view.team[seat.player]] || name(seat.player);
+      }).filter(function (team, i, all) {
+        return all.indexOf(team) === i;  // a team's players share its name
+      }).join(" · ") || ctx.teams[side];
       var cards = (view.sides[side] || []).map(function (seat) {
         var label = [name(seat.player)];
         if (seat.mano) {
           label.push(" ", el("span", { class: "mano-mark", text: L.mano_mark }));
+        }
+        if (view.gallo && seat.player === view.gallo) {
+          label.push(" ", el("span", { class: "gallo-mark", text: L.gallo_mark }));
         }
         if (seat.folded) {
           label.push(" ", el("span", { class: "muted", text: "· " + L.at_the_mazo }));
@@ -780,12 +795,12 @@
       // The team's name and, beside it, its mazo in one tap (the list of the mazo events
       // of the side's players still in).
       var head = el("div", { class: "column-head" }, [
-        el("p", { class: "side-column__team", text: ctx.teams[side] }),
+        el("p", { class: "side-column__team", text: title }),
         mazo ? el("button", {
           class: "big-button big-button--mazo side-" + side,
           type: "button",
           "data-event": JSON.stringify(mazo.event),
-          text: fmt(L.team_mazo, { team: ctx.teams[side] }),
+          text: fmt(L.team_mazo, { team: title }),
         }) : null,
       ]);
       return el("div", { class: "side-column side-column--" + side, "data-side": side }, [head].concat(cards));
@@ -799,7 +814,9 @@
 
   function cardsDealt() {
     // Card by card: the cards dealt, optional (the engine checks the plays against them).
-    var players = view.sides.A.concat(view.sides.B).map(function (seat) {
+    var players = Object.keys(view.sides).sort().reduce(function (all, side) {
+      return all.concat(view.sides[side]);
+    }, []).map(function (seat) {
       return seat.player;
     });
     var fields = players.map(function (p) {
@@ -922,7 +939,7 @@
     if (view.over || !view.state) {
       return;
     }
-    ["A", "B"].forEach(function (side) {
+    Object.keys(view.start_score).forEach(function (side) {
       var points = document.querySelector(".scoreboard__points[data-side=" + side + "]");
       if (points) {
         points.textContent = String(view.start_score[side]);
@@ -930,7 +947,7 @@
     });
     // Malas/buenas or the mestre, as the engine names each side's phase (the page drew
     // them for the hand it was served with; this tablet may have saved hands since).
-    ["A", "B"].forEach(function (side) {
+    Object.keys(view.start_score).forEach(function (side) {
       var half = document.querySelector(".scoreboard__half[data-half-side=" + side + "]");
       var phase = view.phases ? view.phases[side] : null;
       var words = phase && ctx.phase_labels ? ctx.phase_labels[phase[0]] : null;
@@ -958,6 +975,40 @@
       } else if (!mano && mark) {
         mark.remove();
       }
+    });
+  }
+
+  function columnValues(values) {
+    // The hands table's columns as the server draws them (a, b and, at a table of three,
+    // c): a fijo pair's two players both show the engine's side B; the API answers with
+    // every column already, the engine with its sides.
+    return (ctx.columns || []).map(function (column) {
+      return column.column in values ? values[column.column] : values[column.side];
+    });
+  }
+
+  function savedNotice(hand) {
+    var points = columnValues(hand.points);
+    var names = (ctx.columns || []).map(function (column) {
+      return column.name;
+    });
+    if (points.length === 3) {
+      return fmt(L.saved_hand_three, {
+        number: hand.number,
+        team_a: names[0],
+        a: points[0],
+        team_b: names[1],
+        b: points[1],
+        team_c: names[2],
+        c: points[2],
+      });
+    }
+    return fmt(L.saved_hand, {
+      number: hand.number,
+      team_a: names[0],
+      a: points[0],
+      b: points[1],
+      team_b: names[1],
     });
   }
 
@@ -996,8 +1047,8 @@
       }
       body.appendChild(el("tr", { class: "hand-row", "data-tablet": pending ? "pending" : "sent" }, [
         el("td", { class: "num", text: String(hand.number) }),
-        el("td", { class: "num", text: hand.points.A + " – " + hand.points.B }),
-        el("td", { class: "num", text: hand.score.A + " – " + hand.score.B }),
+        el("td", { class: "num", text: columnValues(hand.points).join(" – ") }),
+        el("td", { class: "num", text: columnValues(hand.score).join(" – ") }),
         el("td", { text: status }),
       ]));
     }

@@ -101,6 +101,7 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Creado: Obert de Truc de Mallorca — Manacor",
         "Creado: Obert de Truc de Mallorca — Felanitx",
         "Creado: Obert de Truc de Mallorca — Final",
+        "Creado: Gallo de los Jueves",
         "Creado: Liga de Invierno",
     ]
     assert second.splitlines() == [
@@ -112,6 +113,7 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Ya existía: Obert de Truc de Mallorca — Manacor",
         "Ya existía: Obert de Truc de Mallorca — Felanitx",
         "Ya existía: Obert de Truc de Mallorca — Final",
+        "Ya existía: Gallo de los Jueves",
         "Ya existía: Liga de Invierno",
     ]
     assert (
@@ -121,6 +123,18 @@ def test_load_demo_twice_creates_no_duplicates(db):
         Match.objects.count(),
         Hand.objects.count(),
     ) == counts
+
+    # The gallo championship: rounds one and two played, round three under way.
+    gallo = Championship.objects.get(slug="gallo-de-los-jueves")
+    tables = Match.objects.filter(stage__championship=gallo)
+    assert gallo.plays_gallo and tables.filter(team_c__isnull=False).exists()
+    played = {
+        n: tables.filter(round__number=n, status__in=Match.DECIDED).count() for n in (1, 2, 3)
+    }
+    assert played[1] == tables.filter(round__number=1).count() == 3
+    assert played[2] == 3
+    assert 0 < played[3] < tables.filter(round__number=3).count()
+    assert Hand.objects.filter(match__stage__championship=gallo).exists()
 
     abierto = Championship.objects.get(slug="abierto-de-truco")
     assert abierto.teams.count() == 16

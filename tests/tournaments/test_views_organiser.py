@@ -306,26 +306,32 @@ def test_a_value_the_engine_refuses_is_not_offered_and_a_forged_one_is_refused(
 @pytest.mark.parametrize("team_size", [None, 1, 2, 3, 4])
 def test_rule_fields_offer_exactly_the_engines_options(preset, team_size):
     """The form's options and values are the engine's (scoring.options_for), for the table
-    sizes a championship can have: no gallo (three players never sit at a championship
-    table), pica-pica only with six or eight players."""
+    sizes a championship can have: gallo only where single players may sit three to a
+    table (teams of one; left empty, two sides), pica-pica only with six or eight players."""
     form = ChampionshipCreateForm(preset=preset)
     if team_size is not None:
         form = ChampionshipRulesForm(
             championship=ChampionshipFactory.build(rules={"preset": preset}, team_size=team_size)
         )
-    players = (2, 4, 6, 8) if team_size is None else (2 * team_size,)
+    if team_size is None:
+        players = (2, 3, 4, 6, 8)
+    else:
+        players = (2, 3) if team_size == 1 else (2 * team_size,)
     expected = {
         c.key: c.values
         for c in scoring.options_for(preset)
         if not c.players or set(c.players) & set(players)
     }
     assert form.rule_field_names() == list(expected)
-    assert "gallo" not in expected
+    assert ("gallo" in expected) == (preset != "catalan" and 3 in players)
     assert ("pica_pica" in expected) == (preset != "catalan" and max(players) >= 6)
     for key, values in expected.items():
         field = form.fields[key]
         if hasattr(field, "choices"):
             offered = [value for value, _label in field.choices]
+            if key == "gallo":  # empty: no gallo, two sides at each table
+                assert offered[0] == ""
+                offered = offered[1:]
             assert offered == [str(v).lower() if isinstance(v, bool) else str(v) for v in values]
             assert [field.coerce(v) for v in offered] == list(values)
         else:

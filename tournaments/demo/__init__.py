@@ -460,6 +460,9 @@ def _open_entries(today: datetime.date, referees: list) -> Championship:
 DRAFT = {"slug": "liga-de-invierno", "name": "Liga de Invierno", "days": 90}
 
 
+from tournaments.demo import gallo  # noqa: E402 (it uses the helpers above)
+
+
 def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
     """Create the demo championships that are missing.
 
@@ -473,6 +476,7 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         "open-de-primavera": _open_entries,
         league.SLUG: functools.partial(league.build, play=play_match_hands),
         circuit.FINAL_SLUG: functools.partial(circuit.build, play=play_match_hands),
+        gallo.SLUG: gallo.build,
     }
     for slug, build in builders.items():
         # A demo of several championships (the circuit) is known by one of them, and

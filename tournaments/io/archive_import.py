@@ -371,11 +371,11 @@ class _MatchImport:
             Game(
                 match=match,
                 number=number,
-                score_a=a,
-                score_b=b,
+                score_a=scores["a"],
+                score_b=scores["b"],
                 winner=self.side[winner] if winner else None,
             )
-            for number, (a, b, winner) in enumerate(wanted, start=1)
+            for number, (scores, winner) in enumerate(wanted, start=1)
         )
         match.chicos_a = sum(1 for g in result.state.games if g.winner == "A")
         match.chicos_b = sum(1 for g in result.state.games if g.winner == "B")

@@ -247,7 +247,7 @@ def record_names(match: Match) -> dict[str, str]:
     name could be read as a side ("A", "B") or a tied trick ("parda")."""
     # Who played the match (a player substituted out since is still named).
     players = records.lineup(match)
-    keys = [k for side in ("A", "B") for k in players.get(side, ())]
+    keys = [k for side in ("A", "B", "C") for k in players.get(side, ())]
     names = records.names(match)
     counts: dict[str, int] = {}
     for key in keys:
@@ -447,9 +447,75 @@ def _sums(totals: statistics_selectors.Totals) -> list[int]:
     return [getattr(totals, name) for name in STATISTICS_SUMS]
 
 
+TABLE_COLUMNS = [
+    "stage",
+    "round",
+    "round_name",
+    "match",
+    "table",
+    "player",
+    "side",
+    "status",
+    "place",
+    "placement_points",
+    "chicos",
+    "tantos",
+]
+
+
+def export_tables(championship: Championship) -> Iterator[str]:
+    """The stages of tables of three, one row per player and table (a bye: one row): his
+    side (A, B, C), the table's status, his place (decided tables), the placement points
+    it is worth in the standings (``standings.selectors.placement_points``), his chicos
+    and tantos (a fijo pair: the pair's)."""
+    matches = (
+        Match.objects.filter(
+            stage__championship=championship, stage__format__in=standing_selectors.TABLE_FORMATS
+        )
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
+        .order_by("stage__order", "round__number", "pk")
+    )
+
+    def rows() -> Iterator[list[Any]]:
+        for m in matches.iterator(chunk_size=CHUNK_SIZE):
+            scheme = standing_selectors.placement_points(m.stage)
+            head = [registry.stage_name(m.stage), m.round.number, m.round.name_in(m.stage)]
+            head += [m.pk, m.table]
+            if m.team_b_id is None:
+                bye = m.outcome == Match.Outcome.BYE
+                points = _number(scheme.bye) if bye else ""
+                yield [*head, m.team_a.name, "A", m.status, "", points, 0, 0]
+                continue
+            seated = {"A": m.team_a, "B": m.team_b, "C": m.team_c}
+            decided = m.status in Match.DECIDED
+            if m.team_c_id is not None:
+                places = {int(team): place for team, place in m.places.items()}
+            else:
+                places = {m.team_a_id: 1 if m.winner_id == m.team_a_id else 2}
+                places[m.team_b_id] = 1 if m.winner_id == m.team_b_id else 2
+            worth = scheme.for_places(places) if decided and places else {}
+            for side, team in seated.items():
+                if team is None:
+                    continue
+                column = side.lower()
+                yield [
+                    *head,
+                    team.name,
+                    side,
+                    m.status,
+                    places.get(team.pk, "") if decided else "",
+                    _number(worth[team.pk]) if team.pk in worth else "",
+                    getattr(m, f"chicos_{column}"),
+                    getattr(m, f"tantos_{column}"),
+                ]
+
+    return csv_lines(TABLE_COLUMNS, rows())
+
+
 EXPORTS: dict[str, Callable[[Championship], Iterator[str]]] = {
     "standings": export_standings,
     "matches": export_matches,
+    "tables": export_tables,
     "hands": export_hands,
     "statistics": export_statistics,
 }

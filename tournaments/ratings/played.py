@@ -49,6 +49,8 @@ def rated_matches(matches: QuerySet[Match]) -> QuerySet[Match]:
         status=Match.Status.FINISHED,
         outcome=Match.Outcome.PLAYED,
         team_b__isnull=False,
+        # A table of three is not a two-sided result: the ratings leave it out.
+        team_c__isnull=True,
         winner__isnull=False,
         finished_at__isnull=False,
     )

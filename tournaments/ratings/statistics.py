@@ -108,7 +108,8 @@ def hand_statistics_write(
     """
     if replace:
         HandSideStat.objects.filter(hand__in=[h.pk for h in hands]).delete()
-    if match.team_b_id is None or not hands:
+    # A table of three is not counted yet: its sides change from hand to hand (gallo).
+    if match.team_b_id is None or match.team_c_id is not None or not hands:
         return
     facts = [match_hand_facts(result) for result in scored]
     sides: list[HandSideStat] = []

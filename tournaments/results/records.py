@@ -2,13 +2,21 @@
 
 Naming inside records (documented in docs/tournaments.md):
 
-- sides are ``"A"`` (``match.team_a``) and ``"B"`` (``match.team_b``);
+- sides are ``"A"`` (``match.team_a``) and ``"B"`` (``match.team_b``), and ``"C"``
+  (``match.team_c``) at a table of three (gallo, below);
 - a player is ``"p<id>"`` (``Player.record_key``): stable even when a name is corrected,
   unique within any match;
 - ``seats`` is stored on the match when play starts (``results.services.match_start``); by default
   the members of A and B alternate in membership order (a1, b1, a2, b2...), the first
   hand's mano first;
 - ``captains`` (catalan) come from the memberships marked cap de colla.
+
+A table of three (``match.team_c`` set; single players, gallo rules): with ``gallo:
+por_turno`` the engine's teams are the three sides A, B, C of one player each; with
+``gallo: fijo`` the gallo is the table's first player (``team_a``: in a Swiss round the
+best placed, in a round robin the design's first) and the pair is the engine's side
+``"B"``: ``team_b`` and ``team_c`` together, sharing its score and place
+(:func:`engine_teams`). The seats default to A, B, C.
 
 Each ``Hand.record`` holds only its entry of the match record (``cards``, ``events`` and,
 where they apply, ``gallo`` or ``pica_pica``); everything else comes from the match.
@@ -53,7 +61,10 @@ def captain_key(team: Team) -> str | None:
 
 
 def default_seats(teams: Mapping[str, Sequence[str]]) -> list[str]:
-    """Members of A and B alternating around the table, A's first player first."""
+    """Members of A and B alternating around the table, A's first player first (a table
+    of three: A, B, C)."""
+    if "C" in teams:
+        return [*teams["A"], *teams["B"], *teams["C"]]
     a, b = teams["A"], teams["B"]
     seats = [p for pair in zip(a, b, strict=False) for p in pair]
     longer = a if len(a) > len(b) else b
@@ -67,6 +78,9 @@ def lineup(match: Match) -> dict[str, Any]:
     if match.lineup:
         return match.lineup
     teams = {"A": team_keys(match.team_a), "B": team_keys(match.team_b)}
+    if getattr(match, "team_c_id", None) is not None:
+        teams["C"] = team_keys(match.team_c)
+        return teams
     result: dict[str, Any] = dict(teams)
     captains = {"A": captain_key(match.team_a), "B": captain_key(match.team_b)}
     if all(captains.values()):
@@ -84,13 +98,16 @@ def names(match: Match, *, public: bool = False) -> dict[str, str]:
     result = {"A": match.team_a.name}
     if match.team_b is not None:
         result["B"] = match.team_b.name
-    for team in (match.team_a, match.team_b):
+    third = match.team_c if getattr(match, "team_c_id", None) is not None else None
+    if third is not None:
+        result["C"] = third.name
+    for team in (match.team_a, match.team_b, third):
         if team is not None:
             for membership in team.memberships.all():
                 player = membership.player
                 result[player.record_key] = player.public_name if public else player.name
     stored = match.lineup or {}
-    missing = [k for side in ("A", "B") for k in stored.get(side, ()) if k not in result]
+    missing = [k for side in ("A", "B", "C") for k in stored.get(side, ()) if k not in result]
     if missing:
         ids = [int(key[1:]) for key in missing if key[1:].isdigit()]
         for player in Player.objects.filter(pk__in=ids).select_related("person"):
@@ -112,22 +129,59 @@ def match_head(match: Match) -> dict[str, Any]:
     ``captains``), what the engine scores one more hand with (:func:`score_next`)."""
     championship = match.stage.championship
     players = lineup(match)
-    teams = {"A": list(players["A"]), "B": list(players["B"])}
+    teams = engine_teams(match, players)
     record: dict[str, Any] = {
         "rules": rules_spec(championship, best_of=match.best_of),
         "teams": teams,
-        "seats": list(match.seats) or default_seats(teams),
+        "seats": list(match.seats) or default_seats(sided(players)),
     }
     if championship.is_catalan and players.get("captains"):
         record["captains"] = dict(players["captains"])
     return record
 
 
+def sided(players: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The lineup's sides alone (``A``, ``B`` and ``C`` where there is one)."""
+    return {side: list(players[side]) for side in ("A", "B", "C") if side in players}
+
+
+def is_fijo(match: Match) -> bool:
+    """A table of three played with ``gallo: fijo`` (the pair shares one side)."""
+    rules = match.stage.championship.rules
+    return match.team_c_id is not None and isinstance(rules, dict) and rules.get("gallo") == "fijo"
+
+
+def engine_teams(match: Match, players: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
+    """The record's ``teams``: the lineup's sides; at a table of three with ``gallo:
+    fijo``, the gallo (A) alone and the pair (B and C) as side ``"B"``."""
+    teams = sided(players if players is not None else lineup(match))
+    if "C" in teams and is_fijo(match):
+        return {"A": teams["A"], "B": teams["B"] + teams["C"]}
+    return teams
+
+
+def side_team_ids(match: Match) -> dict[str, int | None]:
+    """The engine's sides -> the team each stands for (a fijo pair: ``team_b``)."""
+    sides = {"A": match.team_a_id, "B": match.team_b_id}
+    if match.team_c_id is not None and not is_fijo(match):
+        sides["C"] = match.team_c_id
+    return sides
+
+
+def column_sides(match: Match) -> dict[str, str]:
+    """Each stored column (``a``, ``b``, ``c``) -> the engine's side whose figures it holds:
+    at a fijo table C holds the pair's (``"B"``), as B does."""
+    columns = {"a": "A", "b": "B"}
+    if match.team_c_id is not None:
+        columns["c"] = "B" if is_fijo(match) else "C"
+    return columns
+
+
 def stored_state(match: Match, hands: int) -> MatchState | None:
     """The match's stored engine state if it is in step with its ``hands`` (their number),
     else None: the caller replays the hands. Before the first hand: the starting state."""
     if match.state is None:
-        return MatchState.start(("A", "B")) if hands == 0 else None
+        return MatchState.start(tuple(side_team_ids(match))) if hands == 0 else None
     try:
         state = MatchState.from_dict(match.state)
     except EngineError:
@@ -150,15 +204,21 @@ def score(match: Match, hands: Sequence[Mapping[str, Any]]) -> MatchResult:
     return score_match_result(match_record(match, hands))
 
 
-def games_of(state: MatchState, last: MatchHand | None) -> list[tuple[int, int, str | None]]:
-    """The games as the engine has them, ``(score A, score B, winner side)``: the finished
-    ones, then the chico being played (winner None) unless the last hand ended one (there
-    is none before the first hand)."""
-    games: list[tuple[int, int, str | None]] = [
-        (game.score.get("A", 0), game.score.get("B", 0), game.winner) for game in state.games
-    ]
+def games_of(
+    state: MatchState, last: MatchHand | None, columns: Mapping[str, str] | None = None
+) -> list[tuple[dict[str, int], str | None]]:
+    """The games as the engine has them, ``({column: score}, winner side)`` with the
+    columns ``a``, ``b`` (and ``c``: :func:`column_sides`): the finished ones, then the
+    chico being played (winner None) unless the last hand ended one (there is none before
+    the first hand)."""
+    columns = columns or {"a": "A", "b": "B"}
+
+    def scores(score: Mapping[str, int]) -> dict[str, int]:
+        return {column: score.get(side, 0) for column, side in columns.items()}
+
+    games = [(scores(game.score), game.winner) for game in state.games]
     if last is not None and last.status != HandStatus.GAME_OVER:
-        games.append((last.score.get("A", 0), last.score.get("B", 0), None))
+        games.append((scores(last.score), None))
     return games
 
 
@@ -177,11 +237,35 @@ def standalone_record(match: Match, hand: Any) -> dict[str, Any]:
     players = lineup(match)
     record: dict[str, Any] = {
         "rules": rules_spec(championship, best_of=match.best_of),
-        "teams": {"A": list(players["A"]), "B": list(players["B"])},
+        "teams": engine_teams(match, players),
     }
     if championship.is_catalan and players.get("captains"):
         record["captains"] = dict(players["captains"])
     record["order"] = list(hand.order)
     record["score"] = {"A": hand.score_before_a, "B": hand.score_before_b}
+    if match.team_c_id is not None and hand.order:
+        _gallo_hand(match, hand, record)
     record.update(hand.record)
     return record
+
+
+def _gallo_hand(match: Match, hand: Any, record: dict[str, Any]) -> None:
+    """A table of three's hand as the engine scored it (``scoring.match``): the gallo
+    alone against the pair, which plays as one side (por turno: the side of its first
+    member in the hand's order, on the score of the pair's leader)."""
+    before = {"A": hand.score_before_a, "B": hand.score_before_b, "C": hand.score_before_c}
+    teams = record["teams"]
+    side_of = {p: side for side, members in teams.items() for p in members}
+    if is_fijo(match):
+        gallo = teams["A"][0]
+        record["score"] = {"A": before["A"], "B": before["B"]}
+    else:
+        gallo = hand.order[-1]  # the dealer
+        pair = [p for p in hand.order if p != gallo]
+        pair_side = side_of[pair[0]]
+        record["teams"] = {side_of[gallo]: [gallo], pair_side: pair}
+        record["score"] = {
+            side_of[gallo]: before[side_of[gallo]],
+            pair_side: max(before[side_of[p]] for p in pair),
+        }
+    record["gallo"] = gallo

@@ -39,10 +39,12 @@ def match_detail(*, pk: int) -> Match:
     # Both teams and their players in two queries (one prefetch per team would be four).
     by_id = Team.objects.prefetch_related(
         Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
-    ).in_bulk([team for team in (match.team_a_id, match.team_b_id) if team is not None])
+    ).in_bulk([t for t in (match.team_a_id, match.team_b_id, match.team_c_id) if t is not None])
     match.team_a = by_id[match.team_a_id]
     if match.team_b_id is not None:
         match.team_b = by_id[match.team_b_id]
+    if match.team_c_id is not None:  # a table of three
+        match.team_c = by_id[match.team_c_id]
     prefetch_related_objects(
         [match],
         "games",
@@ -118,7 +120,7 @@ def championship_matches(*, championship: Championship) -> QuerySet[Match]:
     """Every match of a championship, in stage and round order, with teams and referee."""
     return (
         Match.objects.filter(stage__championship=championship)
-        .select_related("stage", "round", "group", "team_a", "team_b", "referee")
+        .select_related("stage", "round", "group", "team_a", "team_b", "team_c", "referee")
         .order_by("stage__order", "round__number", "pk")
     )
 

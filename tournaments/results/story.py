@@ -1,14 +1,15 @@
-"""A match told for spectators: the running score, each hand as a line, a score chart.
+"""A match told for spectators: each hand as a line (the headline and the score chart
+are in ``results.headline``).
 
-Everything here is read from what the engine says: the running score, the chicos won and
-the next hand's mano from the match's stored engine state (``Match.state``), each hand's
-scoring lines (envido, truco, flor, mazo... with their calls and whether they were
-accepted) from ``scoring.score_hand_result`` on the hand's stored record, and from the
-engine's hand state before and after each event: the family an answer belongs to, who
-took each trick (or that it was parda), when a side conceded by going to the mazo and
-which side was mestre. Nothing is counted here: a hand whose record the engine refuses is
-shown with its stored points only, and a hand in progress (the tablet's draft) is shown
-up to its last valid event, or not at all.
+Everything here is read from what the engine says: the next hand's record from the
+match's stored engine state (``Match.state``), each hand's scoring lines (envido, truco,
+flor, mazo... with their calls and whether they were accepted) from
+``scoring.score_hand_result`` on the hand's stored record, and from the engine's hand
+state before and after each event: the family an answer belongs to, who took each trick
+(or that it was parda), when a side conceded by going to the mazo and which side was
+mestre. Nothing is counted here: a hand whose record the engine refuses is shown with its
+stored points only, and a hand in progress (the tablet's draft) is shown up to its last
+valid event, or not at all.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from scoring import (
     EnvidoPoints,
     FlorPoints,
     HandState,
-    MatchState,
     Mazo,
     MestreDecision,
     Penalty,
@@ -42,7 +42,6 @@ from scoring import (
     action_from_event,
     apply,
     hand_from_record,
-    phase,
     score_hand_result,
 )
 from tournaments.championships.selectors import rules_spec
@@ -121,47 +120,11 @@ class HandLine:
     mano: str
     unusual: bool = False  # void, dealt again, or ended the chico: said beside the line
     corrected_at: datetime.datetime | None = None  # marked: the organiser changed it since
+    gallo: str = ""  # at a table of three: the hand's gallo, as the engine's record names him
 
     @property
     def text(self) -> str:
         return "; ".join(s.text for s in self.segments if s.text)
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side in the headline: its key ("A"/"B"), name, running score and phase."""
-
-    key: str
-    name: str
-    score: int
-    games: int
-    phase: str
-    phase_count: int | None
-    mano: bool
-
-
-@dataclass(frozen=True)
-class Running:
-    """The headline of a match: the chico (joc) being played and who is mano."""
-
-    sides: list[Side]
-    game: int
-    mano: str
-    target: int
-    decided: bool
-
-
-@dataclass(frozen=True)
-class Chart:
-    """The score of one chico over its hands, as SVG polylines (server-side, no script)."""
-
-    game: int
-    width: int
-    height: int
-    lines: list[tuple[str, str, str]]  # (side key, team name, "x,y x,y ...")
-    target_y: float
-    half_y: float | None
-    hands: int
 
 
 # A stored hand's segments, kept for a championship day; a hand changed is another key.
@@ -181,11 +144,13 @@ def card_name(card: str) -> str:
     return str(CARD_NAMES[card[-1]]) % {"rank": card[:-1]}
 
 
-def _rules(match: Match) -> RuleSet:
+def match_rules(match: Match) -> RuleSet:
+    """The rules ``match`` is played by, as the engine reads them."""
     return RuleSet.from_spec(rules_spec(match.stage.championship, best_of=match.best_of))
 
 
-def _name(names: Mapping[str, str], key: str | None) -> str:
+def shown_name(names: Mapping[str, str], key: str | None) -> str:
+    """A player's or side's name from ``records.names`` (the key itself if unknown)."""
     return names.get(key, key) if key else ""
 
 
@@ -221,7 +186,7 @@ def _trick_told(
     winner = after.tricks[-1]
     if winner not in before.sides:
         return _("%(trick)s %(number)s: parda (tied)") % {"trick": trick, "number": number}
-    team = _name(names, winner)
+    team = shown_name(names, winner)
     if isinstance(action, Trick) or not after.played.get(after.leader):
         return _("%(trick)s %(number)s to %(team)s") % {
             "trick": trick,
@@ -232,7 +197,7 @@ def _trick_told(
         "trick": trick,
         "number": number,
         "team": team,
-        "player": _name(names, after.leader),
+        "player": shown_name(names, after.leader),
         "card": card_name(str(after.played[after.leader][-1])),
     }
     # No comma inside a step: a segment's steps are joined by commas.
@@ -246,9 +211,9 @@ def _mestre_told(state: HandState, action: MestreDecision, names: Mapping[str, s
     and what its cap de colla chose."""
     side = state.mestre or state.team[action.by]
     told = {
-        "team": _name(names, side),
+        "team": shown_name(names, side),
         "score": state.score.get(side, 0),
-        "player": _name(names, action.by),
+        "player": shown_name(names, action.by),
     }
     if action.decision == "play":
         return _("%(team)s is mestre at %(score)s: %(player)s chooses to play (no calls)") % told
@@ -291,7 +256,7 @@ def _segments(
             after = apply(state, action)
         except (EngineError, TypeError, ValueError, KeyError):
             break
-        player = _name(names, getattr(action, "by", None))
+        player = shown_name(names, getattr(action, "by", None))
         if isinstance(action, Call):
             word = CALL_NAMES.get(action.call, action.call)
             segment(_family_of_call(action.call)).steps.append(f"{player}: {word}")
@@ -300,7 +265,7 @@ def _segments(
             segment(_family_of_answer(state, after)).steps.append(f"{player}: {word}")
         elif isinstance(action, EnvidoPoints | FlorPoints):
             family = "envido" if isinstance(action, EnvidoPoints) else "flor"
-            values = ", ".join(f"{_name(names, p)} {n}" for p, n in action.points)
+            values = ", ".join(f"{shown_name(names, p)} {n}" for p, n in action.points)
             segment(family).steps.append(values)
         elif isinstance(action, Mazo):
             side = state.team[action.by]
@@ -309,7 +274,7 @@ def _segments(
                 replaced |= {(s.family, index) for s, index in fold_steps.pop(side, [])}
                 open_folds.pop(side, None)
                 told.steps.append(
-                    _("%(team)s: the whole side to the mazo") % {"team": _name(names, side)}
+                    _("%(team)s: the whole side to the mazo") % {"team": shown_name(names, side)}
                 )
             elif side in open_folds:
                 earlier, index, players = open_folds[side]
@@ -346,8 +311,22 @@ def _attach(segments: list[Segment], items: Sequence[Any], names: Mapping[str, s
             target = Segment(family=family)
             segments.append(target)
         target.side = item.side
-        target.team = _name(names, item.side)
+        target.team = shown_name(names, item.side)
         target.points = item.points
+
+
+def _hand_names(state: HandState, names: Mapping[str, str]) -> Mapping[str, str]:
+    """At a table of three the pair plays as one side, named after its first player's:
+    that side is told by both its players' names ("Ana and Bea took the trick"), not the
+    first one's alone. Other hands: the names as they are."""
+    if state.gallo is None:
+        return names
+    named = dict(names)
+    for side in state.sides:
+        members = [names.get(p, p) for p, team in state.team.items() if team == side]
+        if len(members) > 1:
+            named[side] = get_text_list(members, _("and"))
+    return named
 
 
 def _told(record: dict[str, Any], names: Mapping[str, str], trick: str) -> list[Segment]:
@@ -356,7 +335,9 @@ def _told(record: dict[str, Any], names: Mapping[str, str], trick: str) -> list[
     try:
         result = score_hand_result(record)
         events = record.get("events", [])
-        segments, _state = _segments(hand_from_record(record), events, names, trick)
+        begun = hand_from_record(record)
+        names = _hand_names(begun, names)
+        segments, _state = _segments(begun, events, names, trick)
         _attach(segments, result.items, names)
     except (EngineError, TypeError, ValueError, KeyError):
         return []
@@ -407,12 +388,13 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
                 number=hand.number,
                 game=hand.game.number if hand.game else None,
                 segments=segments,
-                points={"A": hand.points_a, "B": hand.points_b},
-                score={"A": hand.score_a, "B": hand.score_b},
+                points={"A": hand.points_a, "B": hand.points_b, **_c(match, hand.points_c)},
+                score={"A": hand.score_a, "B": hand.score_b, **_c(match, hand.score_c)},
                 status=str(HAND_STATUS.get(hand.status, hand.status)) % {"game": game_word},
-                mano=_name(names, hand.order[0] if hand.order else None),
+                mano=shown_name(names, hand.order[0] if hand.order else None),
                 unusual=hand.status != "complete",
                 corrected_at=hand.corrected_at,
+                gallo=shown_name(names, standalone.get(hand.pk, hand.record).get("gallo")),
             )
         )
     if version and fresh:
@@ -421,60 +403,9 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
     return lines
 
 
-def _state(match: Match, hands: int) -> MatchState | None:
-    return records.stored_state(match, hands)
-
-
-def running(match: Match, hands: int) -> Running | None:
-    """The headline: each side's points in the chico being played (with malas/buenas, or
-    mestre), the chicos won and the next hand's mano, from the engine's stored state;
-    once the match is decided, the chicos each side won.
-    None for a bye, a walkover without hands, or a state out of step with the hands."""
-    if match.team_b_id is None:
-        return None
-    state = _state(match, hands)
-    if state is None:
-        return None
-    rules = _rules(match)
-    vocabulary = words(match.stage.championship)
-    names = records.names(match, public=True)
-    mano_key = ""
-    if state.winner is None and match.status != Match.Status.WALKOVER:
-        try:
-            upcoming = state.next_hand(records.match_head(match))
-        except (EngineError, TypeError, ValueError, KeyError):
-            upcoming = None
-        if upcoming is not None:
-            mano_key = upcoming.mano
-    decided = match.is_decided
-    # The match is over: the headline is the chicos won (each chico's score is in the
-    # games table), not the empty chico the state would start next.
-    score = dict(state.wins) if decided else dict(state.score)
-    team_of_mano = ""
-    for team_key, team in (("A", match.team_a), ("B", match.team_b)):
-        if any(m.player.record_key == mano_key for m in team.memberships.all()):
-            team_of_mano = team_key
-    sides = []
-    for key in ("A", "B"):
-        found = None if decided else phase(rules, score, key)
-        sides.append(
-            Side(
-                key=key,
-                name=names[key],
-                score=score.get(key, 0),
-                games=state.wins.get(key, 0),
-                phase=str(vocabulary.phases[found.name]) if found else "",
-                phase_count=found.count if found and found.name != "mestre" else None,
-                mano=team_of_mano == key,
-            )
-        )
-    return Running(
-        sides=sides,
-        game=len(state.games) + (0 if decided else 1),
-        mano=_name(names, mano_key),
-        target=rules.target,
-        decided=decided,
-    )
+def _c(match: Match, value: int) -> dict[str, int]:
+    """The third side's figure, at a table of three only (three running scores)."""
+    return {"C": value} if match.team_c_id is not None else {}
 
 
 @dataclass(frozen=True)
@@ -495,7 +426,7 @@ def live_start(match: Match, hands: int) -> LiveStart | None:
     or the engine cannot deal it (a pica-pica hand)."""
     if match.status != Match.Status.IN_PROGRESS:
         return None
-    state = _state(match, hands)
+    state = records.stored_state(match, hands)
     if state is None:
         return None
     try:
@@ -525,69 +456,5 @@ def live_hand(start: LiveStart | None, draft: Any) -> list[Segment] | None:
         begun = hand_from_record(record)
     except (EngineError, TypeError, ValueError, KeyError):
         return None
-    segments, _after = _segments(begun, events, start.names, start.trick)
+    segments, _after = _segments(begun, events, _hand_names(begun, start.names), start.trick)
     return segments
-
-
-CHART_WIDTH = 320
-CHART_HEIGHT = 120
-
-
-def chart(match: Match, hands: Sequence[Hand], game: int) -> Chart | None:
-    """The running score of chico ``game`` hand by hand, as polylines for an inline SVG
-    (scores are the engine's, stored on the hands). None before its first hand."""
-    rows = [h for h in hands if h.game is not None and h.game.number == game]
-    if not rows:
-        return None
-    rules = _rules(match)
-    target = rules.target
-    count = len(rows)
-    step = CHART_WIDTH / max(count, 1)
-
-    def y(value: int) -> float:
-        return round(CHART_HEIGHT - CHART_HEIGHT * min(value, target) / target, 1)
-
-    lines = []
-    names = records.names(match, public=True)
-    for key in ("A", "B"):
-        first = rows[0].score_before_a if key == "A" else rows[0].score_before_b
-        points = [f"0,{y(first)}"]
-        for index, hand in enumerate(rows, start=1):
-            value = hand.score_a if key == "A" else hand.score_b
-            points.append(f"{round(index * step, 1)},{y(value)}")
-        lines.append((key, names[key], " ".join(points)))
-    return Chart(
-        game=game,
-        width=CHART_WIDTH,
-        height=CHART_HEIGHT,
-        lines=lines,
-        target_y=y(target),
-        half_y=y(rules.half) if rules.has_halves else None,
-        hands=count,
-    )
-
-
-@dataclass(frozen=True)
-class LiveScore:
-    """A match's running score for lists (round, board): the chico being played and the
-    chicos won, from the stored engine state alone (no hand is read)."""
-
-    score: dict[str, int]
-    games: dict[str, int]
-    game: int
-
-
-def live_score(match: Match) -> LiveScore | None:
-    """The running score of a match in play, or None (not started, decided, a state the
-    engine cannot read). Started without a hand yet (no state): 0-0 in its first chico."""
-    if match.status != Match.Status.IN_PROGRESS:
-        return None
-    if match.state is None:
-        return LiveScore(
-            score={"A": 0, "B": 0}, games={"A": match.chicos_a, "B": match.chicos_b}, game=1
-        )
-    try:
-        state = MatchState.from_dict(match.state)
-    except EngineError:
-        return None
-    return LiveScore(score=dict(state.score), games=dict(state.wins), game=len(state.games) + 1)

@@ -6,7 +6,7 @@ services (a decided bracket match advances its winner through :func:`bracket_syn
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Max
@@ -95,6 +95,36 @@ def create_pairings(
     stored = Match.objects.bulk_create(created)
     # The games point at their matches, which have their keys now.
     Game.objects.bulk_create(credited)
+    return stored
+
+
+def create_tables(
+    stage: Stage,
+    round_: Round,
+    tables: Iterable[Sequence[int]],
+    byes: Iterable[int] = (),
+) -> list[Match]:
+    """Store a round of tables (``formats.TablesRound``): a table of three is a match of
+    three sides (``team_c``; its first player is ``team_a``, the gallo of a fijo table), a
+    table of two a two-sided match, a bye a bye (worth the stage's bye points)."""
+    best_of = match_best_of(stage.championship)
+    created = []
+    for table in tables:
+        if len(table) not in (2, 3):
+            raise ValueError(f"a table seats two or three players, not {len(table)}")
+        created.append(
+            Match(
+                stage=stage,
+                round=round_,
+                team_a_id=table[0],
+                team_b_id=table[1],
+                team_c_id=table[2] if len(table) == 3 else None,
+                best_of=best_of,
+            )
+        )
+    stored = Match.objects.bulk_create(created)
+    for team in byes:  # the one way a bye is stored, as in the pairings of two
+        stored += create_pairings(stage, round_, [], team)
     return stored
 
 

@@ -21,7 +21,7 @@ from tournaments.people.history import text_matches
 
 def _match_queryset() -> QuerySet[Match]:
     return Match.objects.select_related(
-        "team_a", "team_b", "winner", "round", "group", "referee"
+        "team_a", "team_b", "team_c", "winner", "round", "group", "referee"
     ).order_by("round__number", "group__name", "pk")
 
 
@@ -42,7 +42,7 @@ def match_cards(*, ids: Iterable[int]) -> QuerySet[Match]:
     0.25 ms running them (bench/README.md)."""
     # No ordering: the model's joins the round, the stage and the championship.
     return (
-        Match.objects.select_related("team_a", "team_b", "group")
+        Match.objects.select_related("team_a", "team_b", "team_c", "group")
         .filter(pk__in=list(ids))
         .order_by()
     )
@@ -141,8 +141,8 @@ def round_of(*, stage: Stage, number: int) -> Round:
 def team_matches(*, team: Team) -> QuerySet[Match]:
     """Every match of ``team`` in play order (stage, round), with both teams' players."""
     return (
-        Match.objects.filter(Q(team_a=team) | Q(team_b=team))
-        .select_related("stage__championship", "round", "team_a", "team_b", "winner")
+        Match.objects.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team))
+        .select_related("stage__championship", "round", "team_a", "team_b", "team_c", "winner")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
@@ -207,7 +207,7 @@ def board_matches(*, championship: Championship) -> tuple[list[Match], list[Matc
     """The championship's matches in play and its latest results (one query each), for
     the board: in play by table, results most recent first."""
     base = Match.objects.filter(stage__championship=championship, team_b__isnull=False)
-    base = base.select_related("stage", "round", "group", "team_a", "team_b", "winner")
+    base = base.select_related("stage", "round", "group", "team_a", "team_b", "team_c", "winner")
     playing = list(base.filter(status=Match.Status.IN_PROGRESS))
     playing.sort(key=lambda m: (_table_key(m.table), m.pk))
     recent = list(
@@ -240,7 +240,7 @@ def schedule(*, championship: Championship) -> list[Match]:
         which |= Q(stage_id=stage_id, round__number=number)
     matches = list(
         Match.objects.filter(which, stage__championship=championship, team_b__isnull=False)
-        .select_related("stage", "round", "group", "team_a", "team_b", "winner")
+        .select_related("stage", "round", "group", "team_a", "team_b", "team_c", "winner")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),

@@ -10,9 +10,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Championship, Group, Match, Stage, StandingsSnapshot, Team
 from tournaments.standings import tiebreaks
+from tournaments.standings.tables import (
+    TABLE_CHAIN,
+    PlacementPoints,
+    TableResult,
+    table_standings,
+)
+
+TABLE_FORMATS = frozenset({"tables_swiss", "tables_round_robin", "final_table"})
+"""The stage formats of tables of three (``stages.registry``, ``has_tables``): ranked by
+placement points (``standings.tables``), not by the two-sided chain."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,8 @@ def stage_standings(
     team_ids = list(source.teams.values_list("pk", flat=True))
     if not team_ids:
         return []
+    if stage.format in TABLE_FORMATS:
+        return _table_lines(stage, team_ids)
     rows = tiebreaks.standings(
         team_ids,
         _results(stage, group),
@@ -140,6 +153,102 @@ def stage_standings(
             )
         )
     return lines
+
+
+def is_table_stage(stage: Stage) -> bool:
+    """Whether ``stage`` seats players three to a table (its standings: placement points)."""
+    return stage.format in TABLE_FORMATS
+
+
+def placement_points(stage: Stage) -> PlacementPoints:
+    """The stage's placement points (settings ``points``: first, second, third; and
+    ``bye_points``), by default 3, 1, 0 and a bye 1."""
+    first, second, third = stage.settings.get("points") or (3, 1, 0)
+    return PlacementPoints(first, second, third, stage.settings.get("bye_points", 1))
+
+
+def table_results(stage: Stage) -> list[TableResult]:
+    """The decided tables of a table stage, as ``standings.tables`` reads them: a table of
+    three by its stored places (``Match.places``), a table of two by its winner (first;
+    the other third, or both third without a winner), a bye as a bye; a player absent at
+    check-in sat out (nothing)."""
+    results = []
+    matches = Match.objects.filter(stage=stage, status__in=Match.DECIDED).values_list(
+        "team_a_id", "team_b_id", "team_c_id", "winner_id", "places", "outcome",
+        "tantos_a", "tantos_b", "tantos_c",
+    )  # fmt: skip
+    for a, b, c, winner, places, outcome, ta, tb, tc in matches:
+        if b is None:
+            if outcome == Match.Outcome.BYE:
+                results.append(TableResult({a: 1}, bye=True))
+            continue
+        if c is not None:
+            placed = {int(team): place for team, place in (places or {}).items()}
+            if set(placed) == {a, b, c}:
+                results.append(TableResult(placed, {a: ta, b: tb, c: tc}))
+            continue
+        placed = {a: 1 if winner == a else 2, b: 1 if winner == b else 2}
+        results.append(TableResult(placed, {a: ta, b: tb}))
+    return results
+
+
+def table_chain(stage: Stage) -> list[str]:
+    """The stage's chain of table tie-breaks (setting ``chain``, default ``TABLE_CHAIN``)."""
+    return list(stage.settings.get("chain") or TABLE_CHAIN)
+
+
+def _table_lines(stage: Stage, team_ids: list[int]) -> list[StandingLine]:
+    results = table_results(stage)
+    rows = table_standings(
+        team_ids,
+        results,
+        chain=table_chain(stage),
+        points=placement_points(stage),
+        seed=stage.championship.lots_seed,
+    )
+    chicos: dict[int, int] = dict.fromkeys(team_ids, 0)
+    for a, b, c, ca, cb, cc in Match.objects.filter(
+        stage=stage, status__in=Match.DECIDED, team_b__isnull=False
+    ).values_list("team_a_id", "team_b_id", "team_c_id", "chicos_a", "chicos_b", "chicos_c"):
+        for team, won in ((a, ca), (b, cb), (c, cc)):
+            if team in chicos:
+                chicos[team] += won
+    tantos: dict[int, int] = dict.fromkeys(team_ids, 0)
+    firsts: dict[int, int] = dict.fromkeys(team_ids, 0)
+    for result in results:
+        if not result.bye:
+            for team, place in result.places.items():
+                tantos[team] = tantos.get(team, 0) + result.tantos.get(team, 0)
+                firsts[team] = firsts.get(team, 0) + (place == 1)
+    teams = Team.objects.in_bulk(team_ids)
+    return [
+        StandingLine(
+            team=teams[row.player],
+            rank=row.rank,
+            position=row.position,
+            points=_own_points(results, row.player, placement_points(stage)),
+            played=row.tables,
+            wins=firsts[row.player],
+            draws=0,
+            losses=row.tables - firsts[row.player],
+            byes=row.byes,
+            chicos_for=chicos[row.player],
+            chicos_against=0,
+            tantos_for=tantos[row.player],
+            tantos_against=0,
+            metrics=dict(row.metrics),
+        )
+        for row in rows
+    ]
+
+
+def _own_points(results: list[TableResult], player: int, scheme: PlacementPoints) -> float:
+    total: float = 0
+    for result in results:
+        if player not in result.places:
+            continue
+        total += scheme.bye if result.bye else scheme.for_places(result.places)[player]
+    return total
 
 
 def _current_snapshots():
@@ -183,6 +292,26 @@ def tiebreak_columns(championship: Championship) -> list[TieBreakColumn]:
     return [
         TieBreakColumn(key=cls.key, name=str(cls.name), abbr=str(cls.abbr))
         for cls in tiebreaks.check_chain(list(championship.tiebreaks))
+    ]
+
+
+TABLE_COLUMNS = {
+    "points": (_("Placement points"), _("Pts")),
+    "tantos": (_("Tantos made"), _("T")),
+    "opponents": (_("Opponents' placement points"), _("Opp")),
+    "firsts": (_("First places"), _("1st")),
+    "lots": (_("Drawing of lots"), _("Lot")),
+}
+
+
+def stage_tiebreak_columns(stage: Stage) -> list[TieBreakColumn]:
+    """The tie-break columns of a stage's standings: the championship's chain, or for a
+    table stage its chain of table tie-breaks (placement points, tantos, opponents...)."""
+    if not is_table_stage(stage):
+        return tiebreak_columns(stage.championship)
+    return [
+        TieBreakColumn(key=key, name=str(TABLE_COLUMNS[key][0]), abbr=str(TABLE_COLUMNS[key][1]))
+        for key in table_chain(stage)
     ]
 
 

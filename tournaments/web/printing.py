@@ -192,7 +192,7 @@ def _standings_context(request: HttpRequest, slug: str, stage_id: int) -> dict[s
         user=request.user, slug=slug
     )
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
-    columns = standing_selectors.tiebreak_columns(championship)
+    columns = standing_selectors.stage_tiebreak_columns(stage)
     tables = []
     for group in list(stage.groups.all()) or [None]:
         lines = standing_selectors.stage_standings(stage=stage, group=group)

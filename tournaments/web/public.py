@@ -31,8 +31,8 @@ from tournaments.entries import selectors as entry_selectors
 from tournaments.formats import Section
 from tournaments.live import code_version, fragments, part, public_page
 from tournaments.models import Championship, Match, Player, Round, Stage, Team, round_name
+from tournaments.results import headline, story
 from tournaments.results import selectors as result_selectors
-from tournaments.results import story
 from tournaments.stages import fixtures as fixture_selectors
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
@@ -131,7 +131,7 @@ def standings_tables(
     are marked. Head-to-head has a value only for the teams level on the tie-breaks
     before it (a mini-table of their matches): for the others the page shows a dash and
     says why (``not_needed``), never a blank a reader takes for missing data."""
-    columns = standing_selectors.tiebreak_columns(championship)
+    columns = standing_selectors.stage_tiebreak_columns(stage)
     groups = list(stage.groups.all())
     qualify = 0
     if registry.FORMATS.get(stage.format) is not None and registry.get(stage.format).has_groups:
@@ -304,7 +304,7 @@ def bracket(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
 
 def _with_live_scores(matches: list[Match]) -> list[Match]:
     for shown in matches:
-        shown.live = story.live_score(shown)
+        shown.live = headline.live_score(shown)
     return matches
 
 
@@ -485,9 +485,9 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
         raise Http404("No such match.")
     shown.stage.championship = championship
     hands = list(shown.hands.all())
-    headline = story.running(shown, len(hands))
+    running = headline.running(shown, len(hands))
     games = list(shown.games.all())
-    chart_game = headline.game if headline is not None else (games[-1].number if games else 0)
+    chart_game = running.game if running is not None else (games[-1].number if games else 0)
     body = render_to_string(
         "tournaments/_match_body.html",
         {
@@ -496,9 +496,9 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "round_name": shown.round.name_in(shown.stage),
             "words": words(championship),
             "games": games,
-            "headline": headline,
+            "headline": running,
             "hand_lines": story.hand_lines(shown, hands, version=code_version()),
-            "chart": story.chart(shown, hands, chart_game),
+            "chart": headline.chart(shown, hands, chart_game),
             "now": _NOW,
             "line_ups": _line_ups(shown),
         },

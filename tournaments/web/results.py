@@ -38,7 +38,7 @@ AUDIT_PAGE_SIZE = 100
 
 
 def _side_name(match: Match, side: str) -> str:
-    team = match.team_a if side == "A" else match.team_b if side == "B" else None
+    team = match.teams_by_side().get(side)
     return team.name if team is not None else ""
 
 
@@ -86,7 +86,7 @@ def match_results(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     confirmations = result_selectors.match_confirmations(match=match)
     sides = [
         {"side": side, "team": _side_name(match, side), "answer": confirmations.get(side)}
-        for side in ("A", "B")
+        for side in match.teams_by_side()  # A, B (and C at a table of three)
     ]
     revisions = result_selectors.match_revisions(match=match)
     for revision in revisions:
@@ -209,7 +209,7 @@ def match_confirm(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     if request.method != "POST":
         return redirect("organiser:match_results", slug=slug, match_id=match.pk)
     side = request.POST.get("side", "")
-    sides = ["A", "B"] if side == "both" else [side]
+    sides = list(match.teams_by_side()) if side == "both" else [side]
     try:
         for one in sides:
             result_services.match_confirm(match=match, side=one, by=request.user)

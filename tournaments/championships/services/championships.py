@@ -47,6 +47,16 @@ def _check_rules(spec: Any) -> dict[str, Any]:
     return dict(spec)
 
 
+def _check_table(rules: Mapping[str, Any], team_size: int) -> None:
+    """A gallo rule set seats single players three to a table: it needs teams of one
+    (the engine has checked the option itself; this is the championship's side)."""
+    if "gallo" in rules and team_size != 1:
+        raise TournamentError(
+            _("Tables of three (gallo) are played by single players: choose teams of 1."),
+            code="gallo_team_size",
+        )
+
+
 def _check_tiebreaks(chain: Sequence[str]) -> list[str]:
     try:
         tiebreaks.check_chain(list(chain))
@@ -97,6 +107,7 @@ def championship_create(
             code="bad_team_size",
             params={"size": team_size},
         )
+    _check_table(rules, team_size)
     championship = Championship(
         name=name,
         slug=slug,
@@ -182,9 +193,12 @@ def championship_update_rules(
     options: Mapping[str, Any] | None = None,
     tiebreaks: Sequence[str] | None = None,
 ) -> Championship:
-    """Change the rule set (and tie-breaks) while no hand has been recorded."""
+    """Change the rule set (and tie-breaks) while no hand has been recorded. An option
+    ``gallo`` (``por_turno`` or ``fijo``, checked by the engine) makes it a championship of
+    tables of three, for teams of one player only."""
     championship = _rules_unlocked(championship)
     championship.rules = _check_rules({"preset": preset, **(options or {})})
+    _check_table(championship.rules, championship.team_size)
     if tiebreaks is not None:
         championship.tiebreaks = _check_tiebreaks(tiebreaks)
     championship.save(update_fields=["rules", "tiebreaks"])

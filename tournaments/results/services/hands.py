@@ -17,12 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import EngineError, MatchHand, MatchResult, MatchState
-from tournaments import tasks
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.errors import TournamentError, from_engine
 from tournaments.models import (
     Championship,
-    Game,
     Hand,
     HandDraft,
     HandRevision,
@@ -32,15 +30,14 @@ from tournaments.models import (
 from tournaments.ratings import statistics
 from tournaments.results import records
 from tournaments.results.selectors import last_revision, result_change_problem
+from tournaments.results.services.derive import _derive
 from tournaments.results.services.matches import (
     _check_may_write,
     _check_playable,
     _locked_match,
     match_start,
-    standings_invalidate,
 )
 from tournaments.signals import announce_match
-from tournaments.stages.rounds import bracket_sync
 
 
 def _check_entry(record: Any) -> dict[str, Any]:
@@ -349,142 +346,6 @@ def hand_delete_last(
             _("This match was decided by walkover: undo the walkover first."), code="walkover"
         )
     _remove(match, hands, hands[-1], reason=reason.strip(), by=deleted_by)
-
-
-_HAND_FIELDS = (
-    "game",
-    "order",
-    "score_before_a",
-    "score_before_b",
-    "points_a",
-    "points_b",
-    "score_a",
-    "score_b",
-    "status",
-)
-
-
-def _derive(
-    match: Match, hands: Sequence[Hand], scored: Sequence[MatchHand], state: MatchState | None
-) -> None:
-    """Store what the engine derived: hands' context and points, games, the match's result
-    and its state.
-
-    ``hands`` are the match's hands from some hand on to its last (all of them, or only a
-    new one), with ``scored``, the engine's result for each; unsaved ones are created. Only
-    what differs from the stored rows is written: the games are updated in place (created
-    or deleted as their number changes) and a hand only when a derived field changed, so a
-    save writes the new hand, its game and the match, whatever the length of the match.
-    """
-    assert state is not None  # the engine's results always carry it
-    team_of = {"A": match.team_a_id, "B": match.team_b_id}
-    wanted = [
-        (a, b, team_of[winner] if winner else None)
-        for a, b, winner in records.games_of(state, scored[-1] if scored else None)
-    ]
-
-    stored = {game.number: game for game in match.games.all()}
-    games: list[Game] = []
-    new_games: list[Game] = []
-    changed_games: list[Game] = []
-    for number, (score_a, score_b, winner_id) in enumerate(wanted, start=1):
-        game = stored.pop(number, None)
-        if game is None:
-            game = Game(match=match, number=number)
-            new_games.append(game)
-        elif (game.score_a, game.score_b, game.winner_id) == (score_a, score_b, winner_id):
-            games.append(game)
-            continue
-        else:
-            changed_games.append(game)
-        game.score_a, game.score_b, game.winner_id = score_a, score_b, winner_id
-        games.append(game)
-    if stored:
-        # Their hands' links are set to null here; those hands are among ``hands`` (the
-        # games only shrink on a full replay) and get their new game below.
-        Game.objects.filter(pk__in=[game.pk for game in stored.values()]).delete()
-    if changed_games:
-        Game.objects.bulk_update(changed_games, ["score_a", "score_b", "winner"])
-    if new_games:
-        Game.objects.bulk_create(new_games)
-
-    new_hands: list[Hand] = []
-    changed_hands: list[Hand] = []
-    had_statistics = any(hand.pk is not None for hand in hands)
-    for hand, result in zip(hands, scored, strict=True):
-        values = {
-            "game_id": games[result.game - 1].pk,
-            "order": list(result.order),
-            "score_before_a": result.score_before.get("A", 0),
-            "score_before_b": result.score_before.get("B", 0),
-            "points_a": result.points.get("A", 0),
-            "points_b": result.points.get("B", 0),
-            "score_a": result.score.get("A", 0),
-            "score_b": result.score.get("B", 0),
-            "status": str(result.status),
-        }
-        if hand.pk is not None:
-            if all(getattr(hand, field) == value for field, value in values.items()):
-                continue
-            changed_hands.append(hand)
-        else:
-            new_hands.append(hand)
-        for field, value in values.items():
-            setattr(hand, field, value)
-    if changed_hands:
-        Hand.objects.bulk_update(changed_hands, _HAND_FIELDS)
-    if new_hands:
-        Hand.objects.bulk_create(new_hands)
-    # What the hands tell, kept with them (the statistics): in this transaction.
-    statistics.hand_statistics_write(
-        match=match, hands=hands, scored=scored, replace=had_statistics
-    )
-
-    was_decided = match.status in Match.DECIDED
-    old_winner = match.winner_id
-    match.chicos_a = sum(1 for g in state.games if g.winner == "A")
-    match.chicos_b = sum(1 for g in state.games if g.winner == "B")
-    match.state = state.to_dict()
-    match.tantos_a = sum(g.score_a for g in games)
-    match.tantos_b = sum(g.score_b for g in games)
-    winner = state.winner
-    match.winner_id = team_of[winner] if winner else None
-    if winner:
-        match.status = Match.Status.FINISHED
-        match.outcome = Match.Outcome.PLAYED
-        match.finished_at = match.finished_at or timezone.now()
-    else:
-        match.status = Match.Status.IN_PROGRESS if state.hands else Match.Status.SCHEDULED
-        match.outcome = ""
-        match.finished_at = None
-    match.save(
-        update_fields=[
-            "chicos_a",
-            "chicos_b",
-            "tantos_a",
-            "tantos_b",
-            "winner",
-            "status",
-            "outcome",
-            "finished_at",
-            "state",
-        ]
-    )
-    if was_decided or winner:
-        _result_changed(
-            match, advanced=was_decided != bool(winner) or old_winner != match.winner_id
-        )
-
-
-def _result_changed(match: Match, *, advanced: bool = True) -> None:
-    """A decided result appeared, changed or vanished: brackets and standings follow."""
-    if match.bracket_id and advanced:
-        bracket_sync(stage=match.stage)
-    standings_invalidate(stage=match.stage)
-    # The ratings of its players follow (a task: the save does not wait for them).
-    tasks.rate_match_on_commit(match_id=match.pk)
-    # The pages that show only decided results (standings, current rounds) follow too.
-    announce_match(match, "result")
 
 
 def hand_statistics_rebuild(*, championship: Championship | None = None) -> tuple[int, int]:

@@ -38,9 +38,11 @@ def _locked_match(match: Match) -> Match:
     # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
     # making the referees of one round wait for each other.
     Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
-    found = Match.objects.select_related("stage__championship", "team_a", "team_b").get(pk=match.pk)
+    found = Match.objects.select_related("stage__championship", "team_a", "team_b", "team_c").get(
+        pk=match.pk
+    )
     # Both teams' players in one query (a prefetch per team would be two).
-    teams = [team for team in (found.team_a, found.team_b) if team is not None]
+    teams = [team for team in (found.team_a, found.team_b, found.team_c) if team is not None]
     prefetch_related_objects(teams, Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
     return found
 
@@ -141,17 +143,18 @@ def match_start(
             _("The seats cannot change once hands have been recorded."), code="seats_locked"
         )
     championship = match.stage.championship
-    for team in (match.team_a, match.team_b):
-        team_check_ready(team, championship)
+    for team in (match.team_a, match.team_b, match.team_c):
+        if team is not None:
+            team_check_ready(team, championship)
     # The players who start the match stay its players (a substitution later on changes
     # the team, not this match): a lineup frozen by a substitution is kept.
     lineup = records.lineup(match)
-    teams = {"A": list(lineup["A"]), "B": list(lineup["B"])}
+    teams = records.sided(lineup)
     if seats is None:
         chosen = records.default_seats(teams)
     else:
         chosen = [s if isinstance(s, str) else f"p{s}" for s in seats]
-        if sorted(chosen) != sorted(teams["A"] + teams["B"]):
+        if sorted(chosen) != sorted(key for members in teams.values() for key in members):
             raise TournamentError(
                 _("The seats must list every player of both teams exactly once."),
                 code="seats_invalid",

@@ -22,7 +22,8 @@ from tournaments.models import (
     Team,
 )
 from tournaments.results.selectors import hand_write_problem
-from tournaments.results.services.hands import _result_changed, _revise, _revision
+from tournaments.results.services.derive import _result_changed
+from tournaments.results.services.hands import _revise, _revision
 from tournaments.results.services.matches import (
     _check_may_write,
     _check_playable,
@@ -50,6 +51,12 @@ def match_walkover(
     _check_playable(match)
     if match.status == Match.Status.FINISHED:
         raise TournamentError(_("This match is already decided."), code="match_over")
+    if match.team_c_id is not None:
+        # A table of three has three places, not a winner and a loser (docs/tournaments.md).
+        raise TournamentError(
+            _("A table of three is decided by its hands: a walkover has no places to give."),
+            code="table_walkover",
+        )
     if winner.pk not in (match.team_a_id, match.team_b_id):
         raise TournamentError(
             _("%(team)s does not play this match."), code="not_in_match", params={"team": winner}
@@ -111,9 +118,10 @@ def _answer(
             _("Only a result played to its end is confirmed: this match is not over."),
             code="not_finished",
         )
-    if side not in ("A", "B"):
+    teams = match.teams_by_side()  # a table of three: its third player answers too
+    if side not in teams:
         raise TournamentError(_("Choose the side that answers."), code="bad_side")
-    team = match.team_a if side == "A" else match.team_b
+    team = teams[side]
     if player is not None and not team.memberships.filter(player=player).exists():
         raise TournamentError(
             _("%(player)s does not play for %(team)s."),
@@ -136,7 +144,7 @@ def _answer(
     answer.save()
     statuses = dict(MatchConfirmation.objects.filter(match=match).values_list("side", "status"))
     confirmed = MatchConfirmation.Status.CONFIRMED
-    both = statuses.get("A") == confirmed and statuses.get("B") == confirmed
+    both = all(statuses.get(s) == confirmed for s in teams)
     match.confirmed_at = (match.confirmed_at or timezone.now()) if both else None
     match.save(update_fields=["confirmed_at"])
     action = HandRevision.Action.CONFIRMED if status == confirmed else HandRevision.Action.DISPUTED
@@ -153,12 +161,13 @@ def match_confirm(
     by: AbstractBaseUser | None,
     player: Player | None = None,
 ) -> MatchConfirmation:
-    """Side ``side`` ("A" or "B") confirms the played result of ``match``.
+    """Side ``side`` ("A" or "B"; "C" at a table of three) confirms the played result of
+    ``match``.
 
     At the table the referee hands the tablet to the side (its cap de colla, or any of its
     players: ``player``); the organiser may confirm for a side (``player`` None), which also
     settles its dispute. A side answers once at the table; the organiser may change any
-    answer. When both sides have confirmed, the result is no longer provisional
+    answer. When every side has confirmed, the result is no longer provisional
     (``Match.confirmed_at``).
     """
     return _answer(

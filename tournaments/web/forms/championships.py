@@ -62,9 +62,13 @@ VALUE_LABELS: dict[tuple[str, Any], Any] = {
     ("mestre_penalty", "to_opponent"): _("Points to the opponent"),
     ("mestre_penalty", "from_mestre"): _("Points taken from the mestre"),
 }
-# A championship seats two teams of 1 to 4 players: 2, 4, 6 or 8 at a table, never the
-# three of a gallo.
-TABLE_SIZES = (2, 4, 6, 8)
+# A championship seats two teams of 1 to 4 players (2, 4, 6 or 8 at a table), or single
+# players three to a table (gallo): the engine's option ``gallo`` is for 3 players only,
+# so a form that offered the sizes of two teams alone never showed it.
+TABLE_SIZES = (2, 3, 4, 6, 8)
+# Chosen, the gallo option is always stored (even at the preset's default value): its
+# presence is what makes a championship of tables of three (``Championship.plays_gallo``).
+ALWAYS_STORED = ("gallo",)
 
 
 def _token(value: Any) -> str:
@@ -86,7 +90,10 @@ def rule_choices(preset: str, team_size: int | None = None) -> list[scoring.Choi
     With ``team_size``, only those that can matter at that table; without it, those that
     can matter at any table a championship can have.
     """
-    sizes = TABLE_SIZES if team_size is None else (2 * team_size,)
+    if team_size is None:
+        sizes: tuple[int, ...] = TABLE_SIZES
+    else:
+        sizes = (2, 3) if team_size == 1 else (2 * team_size,)
     return [
         choice
         for choice in scoring.options_for(preset)
@@ -96,6 +103,19 @@ def rule_choices(preset: str, team_size: int | None = None) -> list[scoring.Choi
 
 def _option_field(choice: scoring.Choice, initial: Any) -> forms.Field:
     label = OPTION_LABELS.get(choice.key, choice.key)
+    if choice.key in ALWAYS_STORED:
+        # Left empty: two sides at the table (no gallo).
+        by_value = {_token(v): v for v in choice.values}
+        return forms.TypedChoiceField(
+            label=label,
+            choices=[("", _("No: two sides at each table"))]
+            + [(_token(v), _value_label(choice.key, v)) for v in choice.values],
+            coerce=by_value.__getitem__,
+            empty_value=None,
+            initial="" if initial is None else _token(initial),
+            required=False,
+            help_text=_("Single players three to a table: choose teams of 1."),
+        )
     if (
         all(isinstance(v, int) and not isinstance(v, bool) for v in choice.values)
         and len(choice.values) > 6
@@ -149,16 +169,26 @@ class RulesMixin(TieBreakChainMixin):
     """The preset select and the options of its family, initially the preset's defaults."""
 
     def add_rule_fields(
-        self, preset: str, current: RuleSet | None = None, team_size: int | None = None
+        self,
+        preset: str,
+        current: RuleSet | None = None,
+        team_size: int | None = None,
+        spec: Any = None,
     ) -> None:
+        """``spec``: the stored rules, which say whether an always-stored option (gallo)
+        was chosen at all (a ``RuleSet`` has every option at some value)."""
         defaults = current or PRESETS[preset]
+        chosen = spec if isinstance(spec, dict) else {}
         self.preset_name = preset
         self.fields["preset"] = forms.ChoiceField(
             label=_("Rules"), choices=PRESET_CHOICES, initial=preset
         )
         self._rule_fields = []
         for choice in rule_choices(preset, team_size):
-            self.fields[choice.key] = _option_field(choice, getattr(defaults, choice.key))
+            initial = getattr(defaults, choice.key)
+            if choice.key in ALWAYS_STORED and choice.key not in chosen:
+                initial = None
+            self.fields[choice.key] = _option_field(choice, initial)
             self._rule_fields.append(choice.key)
 
     def rule_field_names(self) -> list[str]:
@@ -179,7 +209,7 @@ class RulesMixin(TieBreakChainMixin):
             value = self.cleaned_data.get(key)
             if value in (None, ""):
                 continue
-            if value != getattr(defaults, key):
+            if key in ALWAYS_STORED or value != getattr(defaults, key):
                 options[key] = value
         return options
 
@@ -251,6 +281,11 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("A championship cannot end before it starts."))
+        if cleaned.get("gallo") and cleaned.get("team_size") != 1:
+            self.add_error(
+                "gallo",
+                _("Tables of three (gallo) are played by single players: choose teams of 1."),
+            )
         return cleaned
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -324,7 +359,10 @@ class ChampionshipRulesForm(RulesMixin, forms.Form):
         current = championship_selectors.rule_set(championship)
         preset = _preset_from(self.data if self.is_bound else None, current.preset)
         self.add_rule_fields(
-            preset, current if preset == current.preset else None, championship.team_size
+            preset,
+            current if preset == current.preset else None,
+            championship.team_size,
+            championship.rules if preset == current.preset else None,
         )
         self.add_tiebreak_fields(list(championship.tiebreaks))
 

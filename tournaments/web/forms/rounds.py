@@ -37,7 +37,12 @@ class StageForm(forms.Form):
 
     def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._variants = {variant.key: (fmt, variant) for fmt, variant in registry.variants()}
+        # Tables of three are offered where single players play gallo (and only there).
+        self._variants = {
+            variant.key: (fmt, variant)
+            for fmt, variant in registry.variants()
+            if not fmt.has_tables or championship.plays_gallo
+        }
         self.fields["format"].choices = [(key, v.label) for key, (_f, v) in self._variants.items()]
         self._settings: dict[str, list[str]] = {}
         for key, (fmt, _variant) in self._variants.items():
@@ -70,7 +75,7 @@ class StageForm(forms.Form):
         settings = dict(variant.settings)
         for name in fmt.fields:
             value = data.get(name)
-            settings[name] = fmt.defaults[name] if value is None else value
+            settings[name] = fmt.defaults[name] if value in (None, "") else value
         return {
             "format": fmt.key,
             "name": data.get("name", ""),
