@@ -138,6 +138,11 @@ class HandFacts:
     players: Mapping[str, PlayerFacts]
     status: HandStatus
     truco_level: int = 0
+    # A gallo por turno hand: the pair plays as one side named after its first player and
+    # what it does counts for each of its two players, so the second player's side repeats
+    # the pair's facts; ``shared`` names it (second player's side -> the pair's side), for
+    # sums that must count a hand's events once.
+    shared: Mapping[str, str] = field(default_factory=dict)
 
 
 def _add(one: Any, other: Any) -> Any:
@@ -200,13 +205,21 @@ def match_hand_facts(hand: MatchHand) -> HandFacts:
         for player, facts in part_players.items():
             players[player] = players.get(player, PlayerFacts()) + facts
         level = max(level, part_level)
+    shared: dict[str, str] = {}
+    if hand.gallo is not None and hand.records and len(hand.score_before) == 3:
+        teams = hand.records[0].get("teams", {})
+        pair = next((side for side, members in teams.items() if len(members) > 1), None)
+        for side in hand.score_before:
+            if side not in teams and pair in sides:
+                sides[side] = sides[pair]
+                shared[side] = pair
     for side in hand.score_before:
         sides.setdefault(side, SideFacts())
-    winner = hand.parts[-1].winner if hand.status == HandStatus.GAME_OVER and hand.parts else None
     if hand.records:
         rules = RuleSet.from_spec(hand.records[0]["rules"])
-        sides = _with_phases(sides, rules, (hand.score_before, hand.score), winner)
-    return HandFacts(sides, players, hand.status, level)
+        scores = (hand.score_before, hand.score)
+        sides = _with_phases(sides, rules, scores, hand.chico_winner)
+    return HandFacts(sides, players, hand.status, level, shared)
 
 
 def _with_phases(

@@ -505,24 +505,26 @@ class _Table:
             self.last_kind = kind
             self.hands_in_chico += 1
         self.count += 1
+        game, score = len(self.games) + 1, dict(self.score)
+        if status == "game_over":  # the chico's winner named on the hand (MatchHand)
+            self._close_chico(order, before)
         self.hands.append(
             MatchHand(
                 number=index + 1,
-                game=len(self.games) + 1,
+                game=game,
                 kind=HandKind(kind),
                 order=tuple(order),
                 score_before=before,
                 points=points,
-                score=dict(self.score),
+                score=score,
                 status=HandStatus(status),
                 gallo=gallo,
                 pairs=self._pairs,
                 parts=tuple(self._parts),
                 records=tuple(self._records),
+                chico_winner=self.games[-1].winner if status == "game_over" else None,
             )
         )
-        if status == "game_over":
-            self._close_chico(order, before)
 
     def next_hand(self) -> NextHand | None:
         """The context of the hand to play next, or None once the match is decided."""

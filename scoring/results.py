@@ -98,6 +98,9 @@ class MatchHand:
     pairs: tuple[tuple[str, str], ...] = ()
     parts: tuple[HandResult, ...] = ()
     records: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
+    # The side that won the chico with this hand (status game_over), as the match layer
+    # decided it: with the gallo por turno two players may reach the target at once.
+    chico_winner: str | None = None
 
     @property
     def mano(self) -> str:

@@ -1560,6 +1560,10 @@ class HandSideStat(models.Model):
     trailing = models.BooleanField(_("in the malas against the buenas"), default=False)
     chico_won = models.BooleanField(_("chico won"), default=False)
     comeback = models.BooleanField(_("chico won from the malas"), default=False)
+    # At a table of three a pair's side is both its players': the second player's row (a
+    # gallo por turno hand's, or a fixed gallo's pair's third column) repeats the pair's
+    # facts for his own sums and is left out of sums that count each hand's events once.
+    shared = models.BooleanField(_("repeats the pair's side"), default=False)
 
     class Meta:
         verbose_name = _("hand statistics of a side")

@@ -37,6 +37,8 @@ def test_public_pages_show_the_three_players_and_places(client, table_stage):
         reverse("tournaments:standings", args=[slug, stage.pk]),
         reverse("tournaments:round", args=[slug, stage.pk, 1]),
         reverse("tournaments:team", args=[slug, played[0].team_c_id]),
+        reverse("tournaments:statistics", args=[slug]),
+        reverse("tournaments:statistics_csv", args=[slug]),
     ]
     for url in urls:
         response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
@@ -50,6 +52,11 @@ def test_public_pages_show_the_three_players_and_places(client, table_stage):
     for team in (match.team_a, match.team_b, match.team_c):
         assert team.name in text
     assert "Places at the table:" in text
+    # The statistics carry the tables: the third player has his hands and points.
+    statistics = client.get(
+        reverse("tournaments:statistics", args=[slug]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert match.team_c.name in statistics.content.decode()
     best = min(match.places.values())
     assert f"{best}. " in text
     assert (

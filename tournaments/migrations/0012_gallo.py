@@ -14,6 +14,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name='handsidestat',
+            name='shared',
+            field=models.BooleanField(default=False, verbose_name="repeats the pair's side"),
+        ),
+        migrations.AddField(
             model_name='game',
             name='score_c',
             field=models.PositiveSmallIntegerField(default=0, verbose_name='score C'),

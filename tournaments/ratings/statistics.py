@@ -16,7 +16,7 @@ of the chico's hands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.db import transaction
 
@@ -64,15 +64,19 @@ def _player_id(key: str) -> int | None:
     return int(key[1:]) if key.startswith("p") and key[1:].isdigit() else None
 
 
-def _side_row(match: Match, hand: Hand, side: str, facts: SideFacts) -> HandSideStat:
+def _side_row(
+    match: Match, hand: Hand, side: str, facts: SideFacts, *, shared: bool = False
+) -> HandSideStat:
+    teams = {"A": match.team_a_id, "B": match.team_b_id, "C": match.team_c_id}
     row = HandSideStat(
         hand=hand,
         match=match,
         championship_id=match.stage.championship_id,
-        team_id=match.team_a_id if side == "A" else match.team_b_id,
+        team_id=teams[side],
         side=side,
         trailing=facts.trailing,
         chico_won=facts.chico_won,
+        shared=shared,
     )
     for name in SIDE_COUNTS:
         setattr(row, name, getattr(facts, name))
@@ -95,7 +99,12 @@ def _player_row(row: HandSideStat, player_id: int, facts: PlayerFacts) -> HandPl
 
 
 def hand_statistics_write(
-    *, match: Match, hands: Sequence[Hand], scored: Sequence[MatchHand], replace: bool
+    *,
+    match: Match,
+    hands: Sequence[Hand],
+    scored: Sequence[MatchHand],
+    replace: bool,
+    columns: Mapping[str, str] | None = None,
 ) -> None:
     """Keep the statistics of ``hands`` (stored, in order, to the match's last hand) from
     ``scored``, the engine's result for each.
@@ -105,19 +114,23 @@ def hand_statistics_write(
     replay), which are deleted first. A hand that wins a chico is marked a comeback when
     its winner trailed in one of the chico's hands, those before ``hands`` read from their
     rows (one query, only for such a hand).
+
+    ``columns``: each stored side (``A``, ``B``, ``C``) -> the engine's side whose facts it
+    holds (``results.records.column_sides``: at a fixed gallo's table C holds the pair's,
+    B); by default A and B as themselves.
     """
     if replace:
         HandSideStat.objects.filter(hand__in=[h.pk for h in hands]).delete()
-    # A table of three is not counted yet: its sides change from hand to hand (gallo).
-    if match.team_b_id is None or match.team_c_id is not None or not hands:
+    if match.team_b_id is None or not hands:
         return
+    columns = columns or {"A": "A", "B": "B"}
     facts = [match_hand_facts(result) for result in scored]
     sides: list[HandSideStat] = []
     players: list[tuple[HandSideStat, int, PlayerFacts]] = []
     trailing: dict[tuple[int | None, str], bool] = {}  # (game, side) -> trailed in this batch
     first = hands[0]
     for hand, result, told in zip(hands, scored, facts, strict=True):
-        rows = _rows(match, hand, told)
+        rows = _rows(match, hand, told, columns)
         for row in rows.values():
             key = (hand.game_id, row.side)
             trailing[key] = trailing.get(key, False) or row.trailing
@@ -144,30 +157,43 @@ def hand_statistics_write(
     HandPlayerStat.objects.bulk_create([_player_row(r, p, f) for r, p, f in players])
 
 
-def _rows(match: Match, hand: Hand, facts: HandFacts) -> dict[str, HandSideStat]:
-    return {
-        side: _side_row(match, hand, side, side_facts)
-        for side, side_facts in facts.sides.items()
-        if side in ("A", "B")
-    }
+def _rows(
+    match: Match, hand: Hand, facts: HandFacts, columns: Mapping[str, str]
+) -> dict[str, HandSideStat]:
+    """A row a stored side, from the engine's facts of the side it stands for; a side
+    repeating a pair's facts (the engine's ``shared``, or a column holding another side's
+    figures) is marked ``shared``."""
+    rows = {}
+    for side, engine_side in columns.items():
+        if engine_side in facts.sides:
+            shared = engine_side != side or side in facts.shared
+            rows[side] = _side_row(match, hand, side, facts.sides[engine_side], shared=shared)
+    return rows
 
 
 def _side_of(match: Match, result: MatchHand) -> dict[str, str]:
     """Each player's side: the match's line-up (stored when play started), then the sides
-    of the hand records the engine scored (the same, but for a match without one)."""
+    of the hand records the engine scored (the same, but for a match without one; at a
+    table of three a hand's pair plays under its first player's side, so the line-up
+    wins)."""
     lineup = match.lineup or {}
-    side_of = {key: side for side in ("A", "B") for key in lineup.get(side, ())}
+    side_of = {key: side for side in ("A", "B", "C") for key in lineup.get(side, ())}
     for record in result.records:
         for side, members in record.get("teams", {}).items():
-            side_of.update(dict.fromkeys(members, side))
+            for member in members:
+                side_of.setdefault(member, side)
     return side_of
 
 
 @transaction.atomic
 def match_statistics_replace(
-    *, match: Match, hands: Sequence[Hand], scored: Sequence[MatchHand]
+    *,
+    match: Match,
+    hands: Sequence[Hand],
+    scored: Sequence[MatchHand],
+    columns: Mapping[str, str] | None = None,
 ) -> None:
     """Every statistic of ``match`` again, from all its ``hands`` and the engine's result
     for each (``manage.py stats_rebuild``)."""
     HandSideStat.objects.filter(match=match).delete()
-    hand_statistics_write(match=match, hands=hands, scored=scored, replace=False)
+    hand_statistics_write(match=match, hands=hands, scored=scored, replace=False, columns=columns)

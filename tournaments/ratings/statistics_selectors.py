@@ -103,25 +103,26 @@ class Totals:
         return [(name, getattr(self, name)) for name in SOURCES]
 
 
-def _side_sums(prefix: str = "", hands: Any = None) -> dict[str, Any]:
-    """Aggregates of side rows (through ``prefix``, from a player's row)."""
+def _side_sums(prefix: str = "", hands: Any = None, only: Q | None = None) -> dict[str, Any]:
+    """Aggregates of side rows (through ``prefix``, from a player's row); ``only``: the
+    rows the sums read (the chicos won are each side's own, read from every row)."""
     sums: dict[str, Any] = {
         "hands": hands if hands is not None else Count("pk"),
-        "points": Sum(prefix + "points"),
-        **{name: Sum(prefix + name) for name in (*SOURCES, *OUTCOMES)},
+        "points": Sum(prefix + "points", filter=only),
+        **{name: Sum(prefix + name, filter=only) for name in (*SOURCES, *OUTCOMES)},
         "chicos_won": Count("pk", filter=Q(**{prefix + "chico_won": True})),
         "comebacks": Count("pk", filter=Q(**{prefix + "comeback": True})),
     }
     return sums
 
 
-def _team_sums() -> dict[str, Any]:
+def _team_sums(only: Q | None = None) -> dict[str, Any]:
     return (
-        _side_sums()
-        | {name: Sum(name) for name in SIDE_ACTS}
+        _side_sums(only=only)
+        | {name: Sum(name, filter=only) for name in SIDE_ACTS}
         | {
-            "envido_called": Sum("envido_called"),
-            "mazos": Sum("mazos"),
+            "envido_called": Sum("envido_called", filter=only),
+            "mazos": Sum("mazos", filter=only),
         }
     )
 
@@ -174,13 +175,14 @@ class ChampionshipStatistics:
 
 def championship_totals(*, championship: Championship) -> Totals:
     """A championship's sums: hands and envidos played counted once (side A's rows),
-    everything else over both sides."""
+    everything else over every side, a pair's side once at a table of three (its second
+    player's row, ``shared``, repeats it)."""
     once = {
         "hands": Count("pk", filter=Q(side="A")),
         "envido_played": Sum("envido_played", filter=Q(side="A")),
     }
     rows = HandSideStat.objects.filter(championship=championship)
-    return Totals.of(rows.aggregate(**(_team_sums() | once)))
+    return Totals.of(rows.aggregate(**(_team_sums(Q(shared=False)) | once)))
 
 
 def championship_teams(*, championship: Championship) -> list[TeamRow]:

@@ -177,6 +177,12 @@ def column_sides(match: Match) -> dict[str, str]:
     return columns
 
 
+def stat_columns(match: Match) -> dict[str, str]:
+    """:func:`column_sides` keyed by the stored side (``A``, ``B``, ``C``), as the
+    statistics take it."""
+    return {column.upper(): side for column, side in column_sides(match).items()}
+
+
 def stored_state(match: Match, hands: int) -> MatchState | None:
     """The match's stored engine state if it is in step with its ``hands`` (their number),
     else None: the caller replays the hands. Before the first hand: the starting state."""

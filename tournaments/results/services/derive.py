@@ -118,7 +118,11 @@ def _derive(
         Hand.objects.bulk_create(new_hands)
     # What the hands tell, kept with them (the statistics): in this transaction.
     statistics.hand_statistics_write(
-        match=match, hands=hands, scored=scored, replace=had_statistics
+        match=match,
+        hands=hands,
+        scored=scored,
+        replace=had_statistics,
+        columns=records.stat_columns(match),
     )
 
     was_decided = match.status in Match.DECIDED

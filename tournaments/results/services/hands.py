@@ -355,10 +355,11 @@ def hand_statistics_rebuild(*, championship: Championship | None = None) -> tupl
     left without statistics. Returns the matches rebuilt and those refused."""
     matches = (
         Match.objects.filter(hands__number=1)
-        .select_related("stage__championship", "team_a", "team_b")
+        .select_related("stage__championship", "team_a", "team_b", "team_c")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
         .order_by("pk")
     )
@@ -372,6 +373,8 @@ def hand_statistics_rebuild(*, championship: Championship | None = None) -> tupl
         except EngineError:
             refused += 1
             continue
-        statistics.match_statistics_replace(match=match, hands=hands, scored=result.hands)
+        statistics.match_statistics_replace(
+            match=match, hands=hands, scored=result.hands, columns=records.stat_columns(match)
+        )
         rebuilt += 1
     return rebuilt, refused
