@@ -57,6 +57,14 @@ def test_a_whole_table_of_three_on_the_tablet_one_hand_offline(
     page.screenshot(path=str(shots / "gallo-sheet-portrait.png"), full_page=True)
     page.set_viewport_size({"width": 1180, "height": 820})
     page.screenshot(path=str(shots / "gallo-sheet-landscape.png"), full_page=True)
+    # On a phone too the three scores share one row (none wraps under the others).
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(shots / "gallo-sheet-phone.png"), full_page=True)
+    tops = {
+        round(page.locator(f"[data-scoreboard-side={side}]").bounding_box()["y"]) for side in "ABC"
+    }
+    assert len(tops) == 1, tops
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.set_viewport_size({"width": 820, "height": 1180})
 
     page.wait_for_function("window.tanteoTablet.offline === true", timeout=60_000)

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.factories import StaffFactory
+from tests.tournaments.factories import ChampionshipFactory, StaffFactory
 from tests.tournaments.test_gallo_tables import gallo_championship, play_table
 from tournaments.io import exports
 from tournaments.stages import services as stage_services
@@ -90,6 +90,19 @@ def test_organiser_pages_and_exports(client, table_stage):
     mine = [r for r in rows[1:] if r.split(",")[4] == str(match.pk)]
     assert len(mine) == 3
     assert sorted(r.split(",")[9] for r in mine) == sorted(str(p) for p in match.places.values())
+    # The matches export names the third player at the end of a table's row.
+    import csv
+    import io
+
+    text = "".join(exports.export_csv(championship, "matches")).lstrip("\ufeff")
+    found = {int(r["match"]): r for r in csv.DictReader(io.StringIO(text))}
+    row = found[match.pk]
+    assert (row["team_c"], row["chicos_c"], row["tantos_c"]) == (
+        match.team_c.name,
+        str(match.chicos_c),
+        str(match.tantos_c),
+    )
+    assert "team_c" not in "".join(exports.export_csv(ChampionshipFactory(), "matches"))
 
 
 def test_every_player_of_a_table_confirms_its_result(table_stage):
@@ -206,6 +219,8 @@ def test_the_match_page_names_the_pair_by_both_players_and_draws_three_lines(cli
     assert re.findall(r">([^<]+)</span>", legend) == teams
     assert f"Scores: {match.team_a.name}, {match.team_b.name} and {match.team_c.name}" in page
     assert names[third] not in pair
+    # Who plays: the three players, each under his own name.
+    assert len(re.findall(r'class="match-players__side"', page)) == 3
 
 
 def test_a_fixed_gallos_pair_is_one_side_named_by_both(client, referee):

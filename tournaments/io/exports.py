@@ -184,14 +184,20 @@ def export_matches(championship: Championship) -> Iterator[str]:
     """Every match with its result (derived from the hands, or the walkover)."""
     matches = (
         Match.objects.filter(stage__championship=championship)
-        .select_related("stage", "round", "group", "team_a", "team_b", "winner", "referee")
+        .select_related(
+            "stage", "round", "group", "team_a", "team_b", "team_c", "winner", "referee"
+        )
         .order_by("stage__order", "round__number", "pk")
     )
 
     zone = championship.zone
+    # A gallo championship's tables of three: their third player at the end of the row
+    # (the columns of every other championship stay as they are).
+    three = championship.plays_gallo
 
     def rows() -> Iterator[list[Any]]:
         for m in matches.iterator(chunk_size=CHUNK_SIZE):
+            third = [m.team_c.name, m.chicos_c, m.tantos_c] if m.team_c else ["", "", ""]
             yield [
                 m.pk,
                 registry.stage_name(m.stage),
@@ -214,9 +220,11 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.round.name_in(m.stage),
                 1 if m.is_provisional else 0,
                 _local(m.confirmed_at, zone),
+                *(third if three else ()),
             ]
 
-    return csv_lines(MATCH_COLUMNS, rows())
+    header = [*MATCH_COLUMNS, *(("team_c", "chicos_c", "tantos_c") if three else ())]
+    return csv_lines(header, rows())
 
 
 def _match_contexts(championship: Championship) -> dict[int, Match]:

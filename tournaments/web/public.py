@@ -461,16 +461,17 @@ class _StoredMatch(_Stored):
 def _line_ups(match: Match) -> list[tuple[Team, list[Player]]]:
     """Who plays (played) each side: the line-up stored when play started, else the team
     as it is (a query more only for a player substituted out since)."""
-    teams = [team for team in (match.team_a, match.team_b) if team is not None]
+    third = match.team_c if match.team_c_id is not None else None  # a table of three
+    teams = [team for team in (match.team_a, match.team_b, third) if team is not None]
     known = {m.player.record_key: m.player for team in teams for m in team.memberships.all()}
     stored = match.lineup or {}
-    missing = [k for side in ("A", "B") for k in stored.get(side, ()) if k not in known]
+    missing = [k for side in ("A", "B", "C") for k in stored.get(side, ()) if k not in known]
     ids = [int(key[1:]) for key in missing if key[1:].isdigit()]
     if ids:
         for player in Player.objects.filter(pk__in=ids).select_related("person"):
             known[player.record_key] = player
     shown = []
-    for side, team in zip("AB", teams, strict=False):
+    for side, team in zip("ABC", teams, strict=False):
         keys = stored.get(side) or [m.player.record_key for m in team.memberships.all()]
         shown.append((team, [known[key] for key in keys if key in known]))
     return shown
