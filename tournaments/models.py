@@ -1678,9 +1678,11 @@ class RatingChange(models.Model):
     replay starts from (``tournaments.ratings.services``).
 
     Matches are rated in the order of their key ``(decided_at, match_id)``: the match's
-    decision time (``Match.finished_at``) then its pk. ``won`` and ``decided_at`` are what
-    the match was rated with: a match whose result, players or time changed since is rated
-    again, and every later match of the family with it."""
+    decision time (``Match.finished_at``) then its pk. ``place`` and ``decided_at`` are
+    what the match was rated with: a match whose result, players or time changed since is
+    rated again, and every later match of the family with it. ``place`` is 1 (won) or 2
+    (lost) in a two-sided match, the person's place at a table of three (1 to 3, shared
+    places repeat); ``won`` is a first place."""
 
     person = models.ForeignKey(
         Person, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("person")
@@ -1691,6 +1693,7 @@ class RatingChange(models.Model):
     )
     decided_at = models.DateTimeField(_("decided at"))
     won = models.BooleanField(_("won"))
+    place = models.PositiveSmallIntegerField(_("place"))
     number = models.PositiveIntegerField(_("rated match number"))
     mu_before = models.FloatField("mu before")
     sigma_before = models.FloatField("sigma before")

@@ -14,7 +14,14 @@ class RatingPointSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="His n-th rated match in this family.")
     match = serializers.IntegerField(source="match_id", help_text="The match's id.")
     decided_at = serializers.DateTimeField(help_text="When the match was decided.")
-    won = serializers.BooleanField()
+    won = serializers.BooleanField(help_text="First place (at a table of three too).")
+    place = serializers.IntegerField(
+        help_text="His place: 1 or 2 in a two-sided match, 1 to 3 at a table of three "
+        "(a shared place repeats)."
+    )
+    sides = serializers.IntegerField(
+        help_text="The match's sides: 2, or 3 at a table of three (each player a side)."
+    )
     rating = serializers.IntegerField(source="shown", help_text="The rating after the match.")
     uncertainty = serializers.IntegerField(source="shown_sigma")
     mu = serializers.FloatField()

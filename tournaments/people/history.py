@@ -408,13 +408,16 @@ def match_people(*, match_id: int) -> tuple[list[int], list[int]]:
     """The teams of a match and the persons who play it (its stored line-up's and its
     teams' current players): whose pages its result and table show. Two queries."""
     match = (
-        Match.objects.filter(pk=match_id).values_list("team_a_id", "team_b_id", "lineup").first()
+        Match.objects.filter(pk=match_id)
+        .values_list("team_a_id", "team_b_id", "team_c_id", "lineup")
+        .first()
     )
     if match is None:
         return [], []
-    team_a, team_b, lineup = match
-    teams = [team for team in (team_a, team_b) if team is not None]
-    keys = [key for side in ("A", "B") for key in (lineup or {}).get(side, ())]
+    team_a, team_b, team_c, lineup = match
+    # A table of three's third player too: his page shows its result and his rating.
+    teams = [team for team in (team_a, team_b, team_c) if team is not None]
+    keys = [key for side in ("A", "B", "C") for key in (lineup or {}).get(side, ())]
     ids = [int(key[1:]) for key in keys if isinstance(key, str) and key[1:].isdigit()]
     persons = (
         Player.objects.filter(Q(memberships__team_id__in=teams) | Q(pk__in=ids))

@@ -1,8 +1,14 @@
 """Which matches are rated, in what order, and who played them (as persons), read in bulk.
 
-A match is rated when it was played to its end between two teams: ``status`` finished,
-``outcome`` played, a second team, a winner and a decision time. Walkovers, forfeits,
-byes, teams absent at check-in and matches undecided again are not.
+A match is rated when it was played to its end: ``status`` finished, ``outcome`` played,
+a second team, a winner and a decision time. Walkovers, forfeits, byes, teams absent at
+check-in and matches undecided again are not.
+
+Its **sides** are ranked: a two-sided match has the winner's side 1st and the loser's
+2nd; a table of three (``team_c`` set) has its three players, each a side of his own,
+at their places (``Match.places``, the engine's; shared places repeat). With ``gallo:
+fijo`` the pair's two players are two sides sharing the pair's place: ``places`` gives
+each player his own, and a rating is a person's, not a pair's.
 
 Who played is the line-up the match stored when play started (``Match.lineup``), else the
 teams' current members, as ``tournaments.results.records.lineup`` reads it: each player
@@ -26,21 +32,44 @@ Key = tuple[datetime.datetime, int]
 # Above this many ids, a whole table's two columns are read at once instead of a long IN.
 BULK = 2000
 
-FIELDS = ("pk", "finished_at", "team_a_id", "team_b_id", "winner_id", "lineup")
+FIELDS = (
+    "pk",
+    "finished_at",
+    "team_a_id",
+    "team_b_id",
+    "team_c_id",
+    "winner_id",
+    "lineup",
+    "places",
+)
+
+SIDES = ("A", "B", "C")
 
 
 @dataclass(frozen=True)
 class Played:
-    """A rated match as the ratings see it: its key and the persons of each side."""
+    """A rated match as the ratings see it: its key, the persons of each side, best placed
+    first, and each side's place (two sides: 1 and 2; a table of three: its places, a
+    shared place repeated)."""
 
     match_id: int
     decided_at: datetime.datetime
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
+    sides: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
 
     @property
     def key(self) -> Key:
         return (self.decided_at, self.match_id)
+
+    @property
+    def persons(self) -> tuple[int, ...]:
+        return tuple(p for side in self.sides for p in side)
+
+    def placed(self) -> list[tuple[int, int]]:
+        """``(person, place)`` for each person who played."""
+        return [
+            (p, place) for side, place in zip(self.sides, self.places, strict=True) for p in side
+        ]
 
 
 def rated_matches(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -49,8 +78,6 @@ def rated_matches(matches: QuerySet[Match]) -> QuerySet[Match]:
         status=Match.Status.FINISHED,
         outcome=Match.Outcome.PLAYED,
         team_b__isnull=False,
-        # A table of three is not a two-sided result: the ratings leave it out.
-        team_c__isnull=True,
         winner__isnull=False,
         finished_at__isnull=False,
     )
@@ -61,32 +88,49 @@ def played(matches: QuerySet[Match]) -> list[Played]:
 
     Three queries whatever their number: the matches, the members of the teams of those
     without a stored line-up, the persons of the players. A match whose sides cannot be
-    told (an empty side, a person on both) is left out.
+    told (an empty side, a person on two, a table of three without its places) is left
+    out.
     """
     rows = list(rated_matches(matches).order_by("finished_at", "pk").values_list(*FIELDS))
-    teams = {team for row in rows if not row[5] for team in (row[2], row[3])}
+    teams = {team for row in rows if not row[6] for team in row[2:5] if team is not None}
     members = _members(teams)
     keys: set[int] = set()
-    sides: list[tuple[Sequence[int], Sequence[int]]] = []
-    for _pk, _at, team_a, team_b, _winner, lineup in rows:
+    found: list[list[Sequence[int]]] = []
+    for _pk, _at, team_a, team_b, team_c, _winner, lineup, _places in rows:
+        count = 3 if team_c is not None else 2
         if lineup:
-            a, b = _ids(lineup.get("A", ())), _ids(lineup.get("B", ()))
-            keys.update(a)
-            keys.update(b)
+            sides: list[Sequence[int]] = [_ids(lineup.get(s, ())) for s in SIDES[:count]]
+            keys.update(p for side in sides for p in side)
         else:
-            a, b = members.get(team_a, ()), members.get(team_b, ())
-        sides.append((a, b))
+            sides = [members.get(team, ()) for team in (team_a, team_b, team_c)[:count]]
+        found.append(sides)
     person_of = _persons(keys)
     result = []
-    for (pk, at, team_a, _team_b, winner, lineup), (a, b) in zip(rows, sides, strict=True):
+    for (pk, at, team_a, team_b, team_c, winner, lineup, places), sides in zip(
+        rows, found, strict=True
+    ):
         if lineup:
-            a = [person_of[p] for p in a if p in person_of]
-            b = [person_of[p] for p in b if p in person_of]
-        side_a, side_b = tuple(dict.fromkeys(a)), tuple(dict.fromkeys(b))
-        if not side_a or not side_b or set(side_a) & set(side_b):
+            sides = [[person_of[p] for p in side if p in person_of] for side in sides]
+        persons = [tuple(dict.fromkeys(side)) for side in sides]
+        if not all(persons) or len({p for side in persons for p in side}) < sum(map(len, persons)):
             continue
-        winners, losers = (side_a, side_b) if winner == team_a else (side_b, side_a)
-        result.append(Played(match_id=pk, decided_at=at, winners=winners, losers=losers))
+        if team_c is None:
+            ranks = [1, 2] if winner == team_a else [2, 1]
+        else:
+            ranks = [places.get(str(team)) for team in (team_a, team_b, team_c)]
+            if not all(isinstance(r, int) and r >= 1 for r in ranks):
+                continue
+        # Best placed first (a stable sort: tied sides keep the table's order), so that a
+        # two-sided match is rated exactly as ever, winners then losers.
+        order = sorted(range(len(persons)), key=lambda i: ranks[i])
+        result.append(
+            Played(
+                match_id=pk,
+                decided_at=at,
+                sides=tuple(persons[i] for i in order),
+                places=tuple(ranks[i] for i in order),
+            )
+        )
     return result
 
 

@@ -20,12 +20,16 @@ LEADERBOARD_SIZE = 100
 
 @dataclass(frozen=True)
 class Point:
-    """A person's rating after one rated match."""
+    """A person's rating after one rated match: how he fared in it (``won``; ``place``
+    among ``sides``: 1 or 2 of 2, or his place at a table of three, 1 to 3 of 3, a shared
+    place repeated) and his rating after it."""
 
     number: int
     match_id: int
     decided_at: datetime.datetime
     won: bool
+    place: int
+    sides: int
     mu: float
     sigma: float
 
@@ -105,12 +109,30 @@ def person_ratings(*, person_id: int) -> list[FamilyRating]:
     changes = RatingChange.objects.filter(person_id=person_id).order_by(
         "family", "decided_at", "match_id"
     )
-    for family, number, match_id, at, won, mu, sigma in changes.values_list(
-        "family", "number", "match_id", "decided_at", "won", "mu_after", "sigma_after"
+    # The match's third team tells a table of three (joined: still one query).
+    for family, number, match_id, at, won, place, third, mu, sigma in changes.values_list(
+        "family",
+        "number",
+        "match_id",
+        "decided_at",
+        "won",
+        "place",
+        "match__team_c_id",
+        "mu_after",
+        "sigma_after",
     ):
         if family in found:
             found[family].history.append(
-                Point(number=number, match_id=match_id, decided_at=at, won=won, mu=mu, sigma=sigma)
+                Point(
+                    number=number,
+                    match_id=match_id,
+                    decided_at=at,
+                    won=won,
+                    place=place,
+                    sides=2 if third is None else 3,
+                    mu=mu,
+                    sigma=sigma,
+                )
             )
     return [found[key] for key in RatingFamily.values if key in found]
 

@@ -66,7 +66,9 @@ def rating_update(*, match: Match) -> int:
     _lock(family)
     now = played(Match.objects.filter(pk=match.pk))
     before = list(
-        RatingChange.objects.filter(match_id=match.pk).values_list("person_id", "won", "decided_at")
+        RatingChange.objects.filter(match_id=match.pk).values_list(
+            "person_id", "place", "decided_at"
+        )
     )
     if _rated_as_it_is(now, before):
         return 0
@@ -93,7 +95,7 @@ def rating_update(*, match: Match) -> int:
     base: dict[int, State] = {}
     for person, mu, sigma, number, _match in undone:
         base.setdefault(person, (mu, sigma, number - 1))
-    persons = set(base) | {p for game in games for p in (*game.winners, *game.losers)}
+    persons = set(base) | {p for game in games for p in game.persons}
     stored = {r.person_id: r for r in Rating.objects.filter(family=family, person_id__in=persons)}
     for person, rating in stored.items():
         base.setdefault(person, (rating.mu, rating.sigma, rating.matches))
@@ -199,6 +201,7 @@ COLUMNS = (
     "match_id",
     "decided_at",
     "won",
+    "place",
     "number",
     "mu_before",
     "sigma_before",
@@ -219,12 +222,10 @@ def _replay(
     changes: list[tuple] = []
     newcomer = (skill.MU, skill.SIGMA, 0)
     for game in games:
-        winners = [states.get(p, newcomer) for p in game.winners]
-        losers = [states.get(p, newcomer) for p in game.losers]
-        after_w, after_l = skill.rate([s[:2] for s in winners], [s[:2] for s in losers])
-        for persons, befores, afters, won in (
-            (game.winners, winners, after_w, True),
-            (game.losers, losers, after_l, False),
+        sides = [[states.get(p, newcomer) for p in side] for side in game.sides]
+        rated = skill.rate([[s[:2] for s in side] for side in sides], game.places)
+        for persons, befores, afters, place in zip(
+            game.sides, sides, rated, game.places, strict=True
         ):
             for person, (mu, sigma, count), (new_mu, new_sigma) in zip(
                 persons, befores, afters, strict=True
@@ -235,7 +236,8 @@ def _replay(
                         family,
                         game.match_id,
                         game.decided_at,
-                        won,
+                        place == 1,
+                        place,
                         count + 1,
                         mu,
                         sigma,
@@ -294,7 +296,7 @@ def _store(
             if kept is None:
                 remove.append(person)
                 continue
-            game = Played(match_id=kept[0], decided_at=kept[1], winners=(), losers=())
+            game = Played(match_id=kept[0], decided_at=kept[1], sides=(), places=())
         rating = _rating(family, person, state, game)
         if person in stored:
             rating.pk = stored[person].pk
@@ -327,14 +329,13 @@ def _rating(family: str, person: int, state: State, game: Played) -> Rating:
     )
 
 
-def _rated_as_it_is(now: list[Played], before: list[tuple[int, bool, Any]]) -> bool:
+def _rated_as_it_is(now: list[Played], before: list[tuple[int, int, Any]]) -> bool:
     """Whether the stored changes of a match are what rating it now would give (same
-    persons, same winners, same decision time): then nothing is to be done."""
+    persons at the same places, same decision time): then nothing is to be done."""
     if not now:
         return not before
     (game,) = now
-    wanted = {(p, True, game.decided_at) for p in game.winners}
-    wanted |= {(p, False, game.decided_at) for p in game.losers}
+    wanted = {(p, place, game.decided_at) for p, place in game.placed()}
     return wanted == set(before)
 
 

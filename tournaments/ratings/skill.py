@@ -3,9 +3,12 @@ people see, and which family a championship is rated in.
 
 Why Plackett-Luce (Weng and Lin 2011, algorithm 4): it is OpenSkill's reference model and
 its fastest; it rates teams of any size by the sum of their players' skills, which fits
-truco's sides of one, two or three; and a truco match always has a winner, so the draws
-the Thurstone-Mosteller models treat better never happen. With two teams the
-Bradley-Terry models give nearly the same numbers more slowly.
+truco's sides of one, two or three; it ranks any number of teams, which fits a table of
+three players (gallo), ranked by its places; and a truco match always has a winner, so
+the draws the Thurstone-Mosteller models treat better never happen (only a shared
+place at a table of three is a tie, and a fixed gallo's pair always shares one:
+Plackett-Luce takes them as equal ranks). With two teams the Bradley-Terry models give
+nearly the same numbers more slowly.
 
 Nothing here touches the database: :func:`rate` takes numbers and gives numbers, the
 services store them.
@@ -47,9 +50,9 @@ MIN_MATCHES = 5
 def family_of(championship: Championship) -> str:
     """The family ``championship`` is rated in: its preset decides (``is_catalan``).
 
-    >>> family_of(Championship(rules={"preset": "trucardo"}))
+    >>> str(family_of(Championship(rules={"preset": "trucardo"})))
     'argentine'
-    >>> family_of(Championship(rules="catalan"))
+    >>> str(family_of(Championship(rules="catalan")))
     'catalan'
     """
     return RatingFamily.CATALAN if championship.is_catalan else RatingFamily.ARGENTINE
@@ -86,21 +89,21 @@ def shown_sigma(sigma: float) -> int:
 
 
 def rate(
-    winners: Sequence[tuple[float, float]], losers: Sequence[tuple[float, float]]
-) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
-    """The ``(mu, sigma)`` of each player of the winning and the losing side after their
-    match, from those before it (OpenSkill's ``rate`` with ranks 1 and 2).
+    sides: Sequence[Sequence[tuple[float, float]]], places: Sequence[int]
+) -> list[list[tuple[float, float]]]:
+    """The ``(mu, sigma)`` of each player of each side after their match, from those
+    before it: OpenSkill's ``rate`` with the sides' places as its ranks (a two-sided
+    match: the winners 1, the losers 2; a table of three: its places, a shared place a
+    tie).
 
-    >>> (w,), (l,) = rate([(MU, SIGMA)], [(MU, SIGMA)])
+    >>> (w,), (l,) = rate([[(MU, SIGMA)], [(MU, SIGMA)]], [1, 2])
     >>> round(w[0], 3), round(l[0], 3), round(w[1], 3)
-    (27.636, 22.364, 8.065)
+    (27.635, 22.365, 8.066)
+    >>> [round(side[0][0], 3) for side in rate([[(MU, SIGMA)]] * 3, [1, 2, 3])]
+    [27.869, 25.717, 21.414]
+    >>> [round(side[0][0], 3) for side in rate([[(MU, SIGMA)]] * 3, [1, 2, 2])]
+    [27.869, 23.565, 23.565]
     """
-    teams = [
-        [PlackettLuceRating(mu, sigma) for mu, sigma in winners],
-        [PlackettLuceRating(mu, sigma) for mu, sigma in losers],
-    ]
-    after = MODEL.rate(teams, ranks=[1, 2])
-    return (
-        [(r.mu, r.sigma) for r in after[0]],
-        [(r.mu, r.sigma) for r in after[1]],
-    )
+    teams = [[PlackettLuceRating(mu, sigma) for mu, sigma in side] for side in sides]
+    after = MODEL.rate(teams, ranks=list(places))
+    return [[(r.mu, r.sigma) for r in team] for team in after]
