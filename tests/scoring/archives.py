@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import score_match_result
+from scoring import score_match_result, table_placement
 
 RULES = {"preset": "argentine", "target": 15}
 LINEUP = {"A": ["p1"], "B": ["p2"]}
@@ -57,6 +57,72 @@ def duel_archive(hands: int | None = None) -> dict[str, Any]:
                         "score_before": dict(h.score_before),
                         "points": dict(h.points),
                         "score": dict(h.score),
+                        "status": str(h.status),
+                    }
+                    for h, entry in zip(result.hands, entries, strict=True)
+                ],
+            }
+        ],
+    }
+
+
+TABLE = {"A": ["p1"], "B": ["p2"], "C": ["p3"]}
+
+
+def table_archive(gallo: str, hands: int | None = None) -> dict[str, Any]:
+    """An archive of one table of three (best of one, target 15) played to its end (or
+    ``hands`` hands), its stored results the engine's: with ``gallo: fijo`` the pair
+    (p2, p3) is the engine's side B and the archive's ``"C"`` figures repeat B's."""
+    rules = {**RULES, "gallo": gallo}
+    fijo = gallo == "fijo"
+    teams = {"A": ["p1"], "B": ["p2", "p3"]} if fijo else TABLE
+    head = {"rules": {**rules, "best_of": 1}, "teams": teams, "seats": ["p1", "p2", "p3"]}
+    columns = {"A": "A", "B": "B", "C": "B" if fijo else "C"}
+
+    def figures(engine: Any) -> dict[str, int]:
+        return {key: engine.get(side, 0) for key, side in columns.items()}
+
+    entries: list[dict[str, Any]] = []
+    result = score_match_result({**head, "hands": entries})
+    while result.next is not None and (hands is None or len(entries) < hands):
+        sides = sorted(result.next.record["teams"])  # the hand's two sides
+        winner = sides[1 if len(entries) % 3 == 0 else 0]
+        entries.append({"events": [{"trick": winner}, {"trick": winner}]})
+        result = score_match_result({**head, "hands": entries})
+    games = [{"winner": g.winner, "score": figures(g.score)} for g in result.games]
+    last = result.hands[-1] if result.hands else None
+    if last is not None and str(last.status) != "game_over":
+        games.append({"winner": None, "score": figures(last.score)})
+    places = {p.side: p.place for p in table_placement(result)} if entries else {}
+    return {
+        "format": "tanteo-archive",
+        "version": 1,
+        "championship": {"rules": rules},
+        "matches": [
+            {
+                "id": 1,
+                "stage": 1,
+                "best_of": 1,
+                "outcome": "played" if result.winner else "",
+                "team_c": 3,
+                "lineup": {side: list(players) for side, players in TABLE.items()},
+                "seats": ["p1", "p2", "p3"],
+                "winner": result.winner,
+                "chicos": {
+                    k: sum(1 for g in result.games if g.winner == s) for k, s in columns.items()
+                },
+                "tantos": {k: sum(g["score"][k] for g in games) for k in columns},
+                "places": figures(places) if places else {},
+                "games": [{"number": n, **g} for n, g in enumerate(games, start=1)],
+                "hands": [
+                    {
+                        "number": h.number,
+                        "game": h.game,
+                        "record": entry,
+                        "order": list(h.order),
+                        "score_before": figures(h.score_before),
+                        "points": figures(h.points),
+                        "score": figures(h.score),
                         "status": str(h.status),
                     }
                     for h, entry in zip(result.hands, entries, strict=True)

@@ -10,7 +10,7 @@ import pytest
 
 from scoring import check_archive, rename_players
 from scoring.cli import main
-from tests.scoring.archives import duel_archive
+from tests.scoring.archives import duel_archive, table_archive
 
 
 def run(archive: object) -> tuple[int, dict]:
@@ -120,3 +120,61 @@ def test_check_archive_and_rename_players_from_the_front_door():
     renamed["matches"][0]["lineup"] = {"A": ["ana"], "B": ["beto"]}
     renamed["matches"][0]["seats"] = ["ana", "beto"]
     assert check_archive(renamed)["agree"] is True
+
+
+@pytest.mark.parametrize("gallo", ["por_turno", "fijo"])
+def test_a_table_of_three_agrees_and_its_third_side_and_places_are_checked(gallo):
+    archive = table_archive(gallo)
+    match = archive["matches"][0]
+    assert set(match["places"]) == set(match["chicos"]) == {"A", "B", "C"}
+    code, report = run(archive)
+    assert (code, report["agree"], report["hands"]) == (0, True, len(match["hands"]))
+
+    tampered = json.loads(json.dumps(archive))
+    hand = tampered["matches"][0]["hands"][3]
+    hand["score"]["C"] += 1
+    tampered["matches"][0]["places"] = {"A": 3, "B": 3, "C": 3}
+    code, report = run(tampered)
+    assert code == 1
+    assert [(d["hand"], d["field"]) for d in report["disagreements"]] == [
+        (4, "score"),
+        (None, "places"),
+    ]
+    score, places = report["disagreements"]
+    assert score["engine"] == match["hands"][3]["score"]
+    assert places["engine"] == match["places"]
+    if gallo == "fijo":  # the pair's place and figures, twice
+        assert places["engine"]["B"] == places["engine"]["C"]
+        assert score["engine"]["B"] == score["engine"]["C"]
+
+
+def test_a_table_is_ranked_by_its_stages_placement_chain():
+    archive = table_archive("por_turno", hands=4)
+    match = archive["matches"][0]
+    assert len(set(match["places"].values())) > 1  # the last chico's points part them
+    archive["stages"] = [{"id": 1, "settings": {"placement": ["chicos"]}}]
+    code, report = run(archive)
+    assert code == 1
+    (found,) = report["disagreements"]
+    assert found["field"] == "places"
+    assert found["engine"] == {"A": 1, "B": 1, "C": 1}  # no chico won yet: all first
+    archive["stages"][0]["settings"]["placement"] = ["luck"]
+    code, report = run(archive)
+    assert code == 2 and report["error"]["path"] == "$.stages[0].settings.placement"
+
+
+@pytest.mark.parametrize(
+    ("spoil", "path"),
+    [
+        (lambda m: m["lineup"].pop("C"), "$.matches[0].lineup.C"),
+        (lambda m: m["hands"][0]["points"].pop("C"), "$.matches[0].hands[0].points.C"),
+        (lambda m: m.update(places={"A": 1, "B": 2}), "$.matches[0].places.C"),
+        (lambda m: m.pop("places"), "$.matches[0].places"),
+        (lambda m: m.update(winner="D"), "$.matches[0].winner"),
+    ],
+)
+def test_an_invalid_table_exits_2_with_its_path(spoil, path):
+    archive = table_archive("por_turno", hands=4)
+    spoil(archive["matches"][0])
+    code, report = run(archive)
+    assert (code, report["error"]["code"], report["error"]["path"]) == (2, "archive_invalid", path)

@@ -33,7 +33,7 @@ from tournaments.ratings import statistics_selectors
 from tournaments.standings.selectors import stage_standings
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMOS = ["abierto-de-truco", "torneig-truc-casal", "open-de-primavera"]
+DEMOS = ["abierto-de-truco", "torneig-truc-casal", "open-de-primavera", "gallo-de-los-jueves"]
 
 
 @pytest.fixture
@@ -69,11 +69,12 @@ def standings(championship: Championship) -> list:
 
 
 def matches(championship: Championship) -> list:
-    """Each match's result and its hands (records with players named by line-up place)."""
+    """Each match's result and its hands (records with players named by line-up place); a
+    table of three's third side and places (by team name) too."""
     found = []
     for match in (
         Match.objects.filter(stage__championship=championship)
-        .select_related("team_a", "team_b", "winner", "round")
+        .select_related("team_a", "team_b", "team_c", "winner", "round")
         .order_by("stage__order", "round__number", "pk")
     ):
         names = {}
@@ -82,7 +83,7 @@ def matches(championship: Championship) -> list:
         hands = [
             (
                 json.loads(_renamed(json.dumps(h.record), names)),
-                (h.points_a, h.points_b, h.score_a, h.score_b, h.status),
+                (h.points_a, h.points_b, h.points_c, h.score_a, h.score_b, h.score_c, h.status),
             )
             for h in match.hands.order_by("number")
         ]
@@ -91,15 +92,23 @@ def matches(championship: Championship) -> list:
                 match.round.number,
                 match.team_a.name,
                 match.team_b.name if match.team_b else None,
+                match.team_c.name if match.team_c else None,
                 match.winner.name if match.winner else None,
                 match.status,
                 match.outcome,
-                (match.chicos_a, match.chicos_b, match.tantos_a, match.tantos_b),
-                list(match.games.order_by("number").values_list("score_a", "score_b")),
+                (match.chicos_a, match.chicos_b, match.chicos_c),
+                (match.tantos_a, match.tantos_b, match.tantos_c),
+                list(match.games.order_by("number").values_list("score_a", "score_b", "score_c")),
+                _places(match),
                 hands,
             )
         )
     return found
+
+
+def _places(match: Match) -> dict[str, int]:
+    teams = {str(t.pk): t.name for t in (match.team_a, match.team_b, match.team_c) if t}
+    return {teams[team]: place for team, place in match.places.items()}
 
 
 def _renamed(text: str, names: dict[str, str]) -> str:
@@ -139,6 +148,7 @@ def test_every_demo_championship_comes_back_the_same(
     assert statistics_selectors.championship_totals(
         championship=copy_
     ) == statistics_selectors.championship_totals(championship=original)
+    # (Tables of three too: three-way results, docs/tournaments.md "Ratings".)
     played = Match.objects.filter(
         stage__championship=copy_, outcome=Match.Outcome.PLAYED, winner__isnull=False
     )

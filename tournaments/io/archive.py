@@ -12,6 +12,10 @@ site and two exports of the same championship are the same file. Nothing persona
 leaves either: no email, phone or licence number, no account (a change's author is told
 by role: ``organiser``, ``referee`` or null for Tanteo itself), and a person who asked
 to be shown as "Ana R." is exported so.
+
+A table of three (gallo) adds, and only it, a ``team_c``, a side ``"C"`` to its line-up
+and to every figure (a fijo pair's ``"C"`` repeating its ``"B"``, as stored) and its
+``places`` by side; a two-sided match is exported as before.
 """
 
 from __future__ import annotations
@@ -48,8 +52,14 @@ def _time(value: datetime.datetime | datetime.date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _sides(a: int, b: int) -> dict[str, int]:
-    return {"A": a, "B": b}
+def _sides(a: int, b: int, c: int | None = None) -> dict[str, int]:
+    """A figure by side; ``c`` (a table of three's third side) only where given."""
+    return {"A": a, "B": b} if c is None else {"A": a, "B": b, "C": c}
+
+
+def _third(row: Any, field: str, three: bool) -> int | None:
+    """A row's third-side figure (``<field>_c``), at a table of three only."""
+    return getattr(row, f"{field}_c") if three else None
 
 
 def _team_ids(value: Any, team_id: Mapping[int, int]) -> Any:
@@ -83,9 +93,11 @@ def renumber_settings(settings: Mapping[str, Any], team_id: Mapping[int, int]) -
 
 
 def rename_lineup(lineup: Mapping[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
-    """A match's line-up (``{"A": keys, "B": keys, "captains": {...}}``) renamed."""
+    """A match's line-up (``{"A": keys, "B": keys, "captains": {...}}``, and ``"C"`` at a
+    table of three) renamed."""
+    sides = ("A", "B", "C") if "C" in lineup else ("A", "B")
     renamed: dict[str, Any] = {
-        side: [keys.get(key, key) for key in lineup.get(side, [])] for side in ("A", "B")
+        side: [keys.get(key, key) for key in lineup.get(side, [])] for side in sides
     }
     if isinstance(lineup.get("captains"), dict):
         renamed["captains"] = {side: keys.get(key, key) for side, key in lineup["captains"].items()}
@@ -126,10 +138,11 @@ class _Export:
                 self.group_id[group.pk] = len(self.group_id) + 1
         self.matches = list(
             Match.objects.filter(stage__championship=championship)
-            .select_related("round", "team_a", "team_b")
+            .select_related("round", "team_a", "team_b", "team_c")
             .prefetch_related(
                 Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
                 Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+                Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
                 Prefetch("games"),
                 Prefetch("hands", queryset=Hand.objects.order_by("number").select_related("game")),
                 Prefetch("revisions", queryset=HandRevision.objects.order_by("pk")),
@@ -156,7 +169,7 @@ class _Export:
         for substitution in self.substitutions:
             ids.update((substitution.player_out_id, substitution.player_in_id))
         for match in self.matches:
-            keys = [*match.seats, *match.lineup.get("A", []), *match.lineup.get("B", [])]
+            keys = [*match.seats, *(k for side in "ABC" for k in match.lineup.get(side, []))]
             ids.update(int(key[1:]) for key in keys if key[1:].isdigit())
             ids.update(c.player_id for c in match.confirmations.all() if c.player_id)
         return list(Player.objects.filter(pk__in=ids).select_related("person").order_by("pk"))
@@ -265,9 +278,9 @@ class _Export:
         revisions, which kept the name)."""
         by_key = {p.record_key: p for p in self.players}
         result = {}
-        for key in [*match.lineup.get("A", []), *match.lineup.get("B", [])] or [
+        for key in [k for side in "ABC" for k in match.lineup.get(side, [])] or [
             m.player.record_key
-            for team in (match.team_a, match.team_b)
+            for team in (match.team_a, match.team_b, match.team_c)
             if team is not None
             for m in team.memberships.all()
         ]:
@@ -296,9 +309,21 @@ class _Export:
             "at": _time(revision.at),
         }
 
+    @staticmethod
+    def _places(match: Match) -> dict[str, int]:
+        """A table's places by side (stored by team id); none before its first hand."""
+        if not match.places:
+            return {}
+        teams = {"A": match.team_a_id, "B": match.team_b_id, "C": match.team_c_id}
+        return {side: match.places[str(team)] for side, team in teams.items()}
+
     def match_rows(self) -> Iterable[dict[str, Any]]:
         for number, match in enumerate(self.matches, start=1):
             side = {match.team_a_id: "A", match.team_b_id: "B"}
+            three = match.team_c_id is not None
+            if three:
+                side[match.team_c_id] = "C"
+
             lineup = records.lineup(match) if match.team_b_id is not None else {"A": [], "B": []}
             yield {
                 "id": number,
@@ -308,6 +333,7 @@ class _Export:
                 "bracket_id": match.bracket_id,
                 "team_a": self.team_id[match.team_a_id],
                 "team_b": self.team_id.get(match.team_b_id),
+                **({"team_c": self.team_id[match.team_c_id]} if three else {}),
                 "table": match.table,
                 "scheduled_at": _time(match.scheduled_at),
                 "status": match.status,
@@ -317,8 +343,9 @@ class _Export:
                 "lineup": rename_lineup(lineup, self.key),
                 "seats": [self.key.get(key, key) for key in match.seats],
                 "winner": side.get(match.winner_id),
-                "chicos": _sides(match.chicos_a, match.chicos_b),
-                "tantos": _sides(match.tantos_a, match.tantos_b),
+                "chicos": _sides(match.chicos_a, match.chicos_b, _third(match, "chicos", three)),
+                "tantos": _sides(match.tantos_a, match.tantos_b, _third(match, "tantos", three)),
+                **({"places": self._places(match)} if three else {}),
                 "reason": match.reason,
                 "reason_code": match.reason_code,
                 "finished_at": _time(match.finished_at),
@@ -326,7 +353,7 @@ class _Export:
                 "games": [
                     {
                         "number": game.number,
-                        "score": _sides(game.score_a, game.score_b),
+                        "score": _sides(game.score_a, game.score_b, _third(game, "score", three)),
                         "winner": side.get(game.winner_id),
                     }
                     for game in sorted(match.games.all(), key=lambda g: g.number)
@@ -337,9 +364,15 @@ class _Export:
                         "game": hand.game.number if hand.game else None,
                         "record": rename_players(hand.record, self.key),
                         "order": [self.key.get(key, key) for key in hand.order],
-                        "score_before": _sides(hand.score_before_a, hand.score_before_b),
-                        "points": _sides(hand.points_a, hand.points_b),
-                        "score": _sides(hand.score_a, hand.score_b),
+                        "score_before": _sides(
+                            hand.score_before_a,
+                            hand.score_before_b,
+                            _third(hand, "score_before", three),
+                        ),
+                        "points": _sides(
+                            hand.points_a, hand.points_b, _third(hand, "points", three)
+                        ),
+                        "score": _sides(hand.score_a, hand.score_b, _third(hand, "score", three)),
                         "status": hand.status,
                         "recorded_at": _time(hand.recorded_at),
                         "corrected_at": _time(hand.corrected_at),

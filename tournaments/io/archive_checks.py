@@ -184,7 +184,17 @@ def references_check(archive: Mapping[str, Any]) -> None:
         if sub.get("stage") is not None:
             _known(sub["stage"], stages, f"{where}.stage", _("stages"))
     _unique(archive["matches"], "id", "$.matches")
+    championship = archive["championship"]
+    # Tables of three only where Tanteo seats them: single players under gallo rules
+    # (``Championship.plays_gallo``).
+    gallo = championship["team_size"] == 1 and isinstance(championship["rules"], dict)
+    gallo = gallo and "gallo" in championship["rules"]
     for index, match in enumerate(archive["matches"]):
+        if "team_c" in match and not gallo:
+            raise ArchiveError(
+                _("a table of three needs single players and gallo rules."),
+                path=f"$.matches[{index}].team_c",
+            )
         _match_check(match, f"$.matches[{index}]", teams, players, stages, rounds, groups)
 
 
@@ -200,8 +210,10 @@ def _match_check(match, where, teams, players, stages, rounds, groups) -> None:
             raise ArchiveError(_("a team cannot play itself."), path=f"{where}.team_b")
     elif match["hands"]:
         raise ArchiveError(_("a match without opponent has no hands."), path=f"{where}.hands")
+    if "team_c" in match:
+        _table_check(match, where, teams)
     lineup = match["lineup"]
-    for side in ("A", "B"):
+    for side in ("A", "B", "C") if "team_c" in match else ("A", "B"):
         for i, key in enumerate(lineup[side]):
             _known(key, players, f"{where}.lineup.{side}[{i}]", _("players"))
     for i, key in enumerate(match["seats"]):
@@ -218,6 +230,14 @@ def _match_check(match, where, teams, players, stages, rounds, groups) -> None:
                 confirmation["player"], players, f"{where}.confirmations[{i}].player", _("players")
             )
     _unique(match.get("confirmations", []), "side", f"{where}.confirmations")
+
+
+def _table_check(match: Mapping[str, Any], where: str, teams: Mapping[Any, int]) -> None:
+    """A table of three (the schema gave it its ``C`` figures): three teams, all
+    different."""
+    _known(match["team_c"], teams, f"{where}.team_c", _("teams"))
+    if match["team_c"] in (match["team_a"], match["team_b"]):
+        raise ArchiveError(_("the three teams of a table differ."), path=f"{where}.team_c")
 
 
 def hand_path(archive: Mapping[str, Any], match_id: int, number: int | None, field: str) -> str:

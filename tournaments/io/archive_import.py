@@ -14,6 +14,10 @@ differs from the engine's is refused, unless the import is told to accept it: th
 engine's result is then stored, and a result change (``HandRevision``, "Hand corrected",
 without author) keeps what the archive said, with the reason
 :data:`DISAGREEMENT_REASON`.
+
+A table of three (a match with ``team_c``) is derived as Tanteo derives one: its ``c``
+columns from the engine's side they stand for (``records.column_sides``: a fijo pair's
+repeat ``b``) and its places from the engine's ranking (``records.table_places``).
 """
 
 from __future__ import annotations
@@ -308,7 +312,8 @@ class _MatchImport:
     def run(self, disagreements: Sequence[Mapping[str, Any]]) -> None:
         owner, row = self.owner, self.row
         team_b = owner.team[row["team_b"]] if row["team_b"] is not None else None
-        self.side = {"A": owner.team[row["team_a"]], "B": team_b}
+        team_c = owner.team[row["team_c"]] if row.get("team_c") is not None else None
+        self.side = {"A": owner.team[row["team_a"]], "B": team_b, "C": team_c}
         keys = owner.key
         started = bool(row["hands"] or row["seats"] or row["status"] != "scheduled")
         match = Match.objects.create(
@@ -318,6 +323,7 @@ class _MatchImport:
             bracket_id=row.get("bracket_id", ""),
             team_a=self.side["A"],
             team_b=team_b,
+            team_c=team_c,
             table=row.get("table", ""),
             scheduled_at=self._time("scheduled_at"),
             best_of=row["best_of"],
@@ -330,6 +336,7 @@ class _MatchImport:
             confirmed_at=self._time("confirmed_at"),
         )
         self.match = match
+        self.columns = records.column_sides(match)
         entries = [rename_players(hand["record"], keys) for hand in row["hands"]]
         result = records.score(match, entries) if entries else None
         decided_by_organiser = row["outcome"] in DECIDED_WITHOUT_PLAY
@@ -340,6 +347,8 @@ class _MatchImport:
         if result is not None:
             self._hands(result)
             match.state = result.state.to_dict()
+            if team_c is not None:
+                match.places = records.table_places(match, result.state)
         match.save()
         self._history(disagreements, result)
 
@@ -349,14 +358,17 @@ class _MatchImport:
         match.status = row["status"]
         match.outcome = row["outcome"]
         match.winner = self.side[row["winner"]] if row["winner"] else None
-        match.chicos_a, match.chicos_b = row["chicos"]["A"], row["chicos"]["B"]
-        match.tantos_a, match.tantos_b = row["tantos"]["A"], row["tantos"]["B"]
+        for column in self.columns:
+            side = column.upper()
+            setattr(match, f"chicos_{column}", row["chicos"][side])
+            setattr(match, f"tantos_{column}", row["tantos"][side])
         self.games = Game.objects.bulk_create(
             Game(
                 match=match,
                 number=g["number"],
                 score_a=g["score"]["A"],
                 score_b=g["score"]["B"],
+                score_c=g["score"].get("C", 0),
                 winner=self.side[g["winner"]] if g["winner"] else None,
             )
             for g in self.row["games"]
@@ -366,21 +378,22 @@ class _MatchImport:
         """A played match: its games, scores, status and winner as the engine says."""
         match = self.match
         last = result.hands[-1] if result.hands else None
-        wanted = records.games_of(result.state, last)
+        wanted = records.games_of(result.state, last, self.columns)
         self.games = Game.objects.bulk_create(
             Game(
                 match=match,
                 number=number,
-                score_a=scores["a"],
-                score_b=scores["b"],
+                **{f"score_{column}": score for column, score in scores.items()},
                 winner=self.side[winner] if winner else None,
             )
             for number, (scores, winner) in enumerate(wanted, start=1)
         )
-        match.chicos_a = sum(1 for g in result.state.games if g.winner == "A")
-        match.chicos_b = sum(1 for g in result.state.games if g.winner == "B")
-        match.tantos_a = sum(g.score_a for g in self.games)
-        match.tantos_b = sum(g.score_b for g in self.games)
+        for column, side in self.columns.items():
+            won = sum(1 for g in result.state.games if g.winner == side)
+            setattr(match, f"chicos_{column}", won)
+            setattr(
+                match, f"tantos_{column}", sum(getattr(g, f"score_{column}") for g in self.games)
+            )
         winner = result.state.winner
         match.winner = self.side[winner] if winner else None
         if winner:
@@ -401,12 +414,15 @@ class _MatchImport:
                 number=scored.number,
                 record=records.hand_entry(rename_players(row["record"], self.owner.key)),
                 order=list(scored.order),
-                score_before_a=scored.score_before.get("A", 0),
-                score_before_b=scored.score_before.get("B", 0),
-                points_a=scored.points.get("A", 0),
-                points_b=scored.points.get("B", 0),
-                score_a=scored.score.get("A", 0),
-                score_b=scored.score.get("B", 0),
+                **{
+                    f"{field}_{column}": figures.get(side, 0)
+                    for column, side in self.columns.items()
+                    for field, figures in (
+                        ("score_before", scored.score_before),
+                        ("points", scored.points),
+                        ("score", scored.score),
+                    )
+                },
                 status=str(scored.status),
                 corrected_at=self._time("corrected_at", row, where),
             )
@@ -456,6 +472,11 @@ class _MatchImport:
                 # ``at`` is auto_now: a queryset update keeps the archive's time.
                 MatchConfirmation.objects.filter(pk=answer.pk).update(at=when)
 
+    def _by_side(self, hand: Hand, field: str) -> dict[str, int]:
+        """A hand's stored figure by side, as the archive gives it (``"C"`` at a table of
+        three)."""
+        return {column.upper(): getattr(hand, f"{field}_{column}") for column in self.columns}
+
     def _marks(self, disagreements: Sequence[Mapping[str, Any]]) -> list[HandRevision]:
         """A "Hand corrected" change for each hand (and the match) the archive and the
         engine disagree on: before, what the archive said; after, what is stored."""
@@ -473,8 +494,8 @@ class _MatchImport:
                 row = self.row["hands"][number - 1]
                 after = {
                     "record": hand.record,
-                    "points": {"A": hand.points_a, "B": hand.points_b},
-                    "score": {"A": hand.score_a, "B": hand.score_b},
+                    "points": self._by_side(hand, "points"),
+                    "score": self._by_side(hand, "score"),
                     "status": hand.status,
                 }
                 before = {

@@ -39,6 +39,7 @@ from scoring import (
     MatchResult,
     MatchState,
     score_match_result,
+    table_placement,
 )
 from scoring import score_next_hand as engine_next_hand
 from tournaments.championships.selectors import rules_spec
@@ -181,6 +182,18 @@ def stat_columns(match: Match) -> dict[str, str]:
     """:func:`column_sides` keyed by the stored side (``A``, ``B``, ``C``), as the
     statistics take it."""
     return {column.upper(): side for column, side in column_sides(match).items()}
+
+
+def table_places(match: Match, state: MatchState) -> dict[str, int]:
+    """Each team's place at a table of three, as the engine ranks it
+    (``scoring.table_placement``, with the stage's ``placement`` chain when it sets one):
+    ``{"<team id>": place}``; a fijo pair's two players share the pair's place. Raises
+    ``scoring.EngineError`` (a stage's chain the engine refuses)."""
+    chain = match.stage.settings.get("placement")
+    ranked = table_placement(state, **({"tiebreaks": chain} if chain is not None else {}))
+    place = {p.side: p.place for p in ranked}
+    teams = {"a": match.team_a_id, "b": match.team_b_id, "c": match.team_c_id}
+    return {str(teams[column]): place[side] for column, side in column_sides(match).items()}
 
 
 def stored_state(match: Match, hands: int) -> MatchState | None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
-from scoring import EngineError, MatchHand, MatchState, table_placement
+from scoring import EngineError, MatchHand, MatchState
 from tournaments import tasks
 from tournaments.errors import from_engine
 from tournaments.models import Game, Hand, Match
@@ -167,17 +167,11 @@ def _derive(
 
 def _places(match: Match, state: MatchState) -> dict[str, int]:
     """Each team's place at a table of three, as the engine ranks it
-    (``scoring.table_placement``, with the stage's ``placement`` chain when it sets one):
-    ``{"<team id>": place}``; a fijo pair's two players share the pair's place."""
-    chain = match.stage.settings.get("placement")
+    (``records.table_places``)."""
     try:
-        ranked = table_placement(state, **({"tiebreaks": chain} if chain is not None else {}))
+        return records.table_places(match, state)
     except EngineError as error:
         raise from_engine(error) from None
-    place = {p.side: p.place for p in ranked}
-    columns = records.column_sides(match)
-    teams = {"a": match.team_a_id, "b": match.team_b_id, "c": match.team_c_id}
-    return {str(teams[column]): place[side] for column, side in columns.items()}
 
 
 def _result_changed(match: Match, *, advanced: bool = True) -> None:
