@@ -352,7 +352,14 @@ class Entry:
                     "number": index + 1,
                     "players": " – ".join(self.names.get(p, p) for p in part.order),
                 }
-            parts.append({"title": title, "lines": lines, "outcome": part.outcome})
+            told = {"title": title, "lines": lines, "outcome": part.outcome}
+            if part.outcome is not None and part.start.gallo is not None:
+                # A gallo's hand: its two sides (the gallo, the pair) by their players.
+                told["sides"] = [
+                    (side_players(part.start, side, self.names), part.outcome["points"][side])
+                    for side in sorted(part.start.sides)
+                ]
+            parts.append(told)
         return parts
 
     def pair_names(self) -> list[str]:

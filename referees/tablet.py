@@ -120,6 +120,7 @@ def labels() -> dict[str, Any]:
         "so_far": _("This hand so far"),
         "nothing_yet": _("Nothing recorded yet."),
         "points": _("Points: %(team_a)s %(a)s – %(b)s %(team_b)s"),
+        "points_label": _("Points:"),
         "pair": _("Pair %(number)s: %(players)s"),
         "pair_of": _("Pair %(number)s of %(total)s"),
         "decided": _("The hand is decided. Check the summary, then save it."),

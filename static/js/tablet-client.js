@@ -591,6 +591,12 @@
   }
 
   function pointsText(points) {
+    if (view && view.gallo && view.sides) {
+      // A gallo's hand: its two sides (the gallo, the pair) by their players, as the server.
+      return L.points_label + " " + Object.keys(view.sides).sort().map(function (side) {
+        return sidePlayers(side) + " " + points[side];
+      }).join(" – ");
+    }
     return fmt(L.points, {
       team_a: ctx.teams.A,
       a: points.A,

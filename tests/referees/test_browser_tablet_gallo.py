@@ -40,6 +40,7 @@ def play_hand(page, first: str, *, told: str = "") -> None:
     if told:
         summary = page.locator("#entry .hand-summary").inner_text()
         assert f"to {told}" in summary, summary
+        assert f"Points: {told} 2 – " in summary, summary  # the truco, to the pair
     page.locator("#entry [data-op=save]").click()
 
 

@@ -134,6 +134,8 @@ def test_a_hand_of_three_entered_card_by_card(table, tablet):
     ):
         page.tap(card)
     assert "Save hand" in page.page
+    # The hand's points by its two sides, the pair named by both players.
+    assert f"Points: {names[mano]} and {names[second]} 1 – {names[gallo]} 0" in page.page
     page.save()
     hand = Hand.objects.get(match=table)
     assert hand.record["cards"][gallo] == ["4O", "5B", "6O"]

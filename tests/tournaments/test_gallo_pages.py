@@ -243,3 +243,29 @@ def test_a_fixed_gallos_pair_is_one_side_named_by_both(client, referee):
     assert [s.strip() for s in sides] == [match.team_a.name, named]
     assert f"to {pair}" in page  # the hand told by the players' names
     assert len(re.findall(r'class="chart__line chart__line--', page)) == 2
+
+
+def test_a_corrected_hand_at_a_table_keeps_the_three_figures_in_the_audit(client, referee):
+    from html import unescape
+
+    from tests.tournaments.test_gallo_tables import _table
+    from tournaments.models import HandRevision
+    from tournaments.results import services as result_services
+
+    match = _table()
+    pair_wins = {"events": [{"trick": "A"}, {"trick": "A"}]}
+    hand = result_services.hand_record(match=match, record=pair_wins, recorded_by=referee)
+    gallo_wins = {"events": [{"trick": "C"}, {"trick": "C"}]}
+    result_services.hand_correct(
+        hand=hand, record=gallo_wins, corrected_by=None, reason="the gallo took both"
+    )
+    corrected = HandRevision.objects.get(match=match, action="corrected")
+    assert corrected.before["points"] == {"A": 1, "B": 1, "C": 0}
+    assert corrected.after["points"] == {"A": 0, "B": 0, "C": 1}
+    client.force_login(StaffFactory())
+    page = client.get(
+        reverse("organiser:audit", args=[match.stage.championship.slug]),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    text = unescape(page.content.decode())
+    assert "points 1–1–0, score 1–1–0" in text and "points 0–0–1, score 0–0–1" in text

@@ -49,6 +49,15 @@ def describe(value: dict[str, Any] | None) -> str:
         return ""
     if "points" in value:
         points, score = value["points"], value["score"]
+        if "C" in points:  # a table of three
+            return _("points %(pa)s–%(pb)s–%(pc)s, score %(sa)s–%(sb)s–%(sc)s") % {
+                "pa": points.get("A", 0),
+                "pb": points.get("B", 0),
+                "pc": points["C"],
+                "sa": score.get("A", 0),
+                "sb": score.get("B", 0),
+                "sc": score.get("C", 0),
+            }
         return _("points %(pa)s–%(pb)s, score %(sa)s–%(sb)s") % {
             "pa": points.get("A", 0),
             "pb": points.get("B", 0),

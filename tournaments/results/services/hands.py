@@ -143,12 +143,11 @@ def match_hands_import(
 
 def _hand_view(hand: Hand) -> dict[str, Any]:
     """What a revision keeps of a hand: its entry and what the engine made of it."""
-    return {
-        "record": hand.record,
-        "points": {"A": hand.points_a, "B": hand.points_b},
-        "score": {"A": hand.score_a, "B": hand.score_b},
-        "status": hand.status,
-    }
+    points = {"A": hand.points_a, "B": hand.points_b}
+    score = {"A": hand.score_a, "B": hand.score_b}
+    if hand.match.team_c_id is not None:  # a table of three: its third player's too
+        points["C"], score["C"] = hand.points_c, hand.score_c
+    return {"record": hand.record, "points": points, "score": score, "status": hand.status}
 
 
 def _revision(
