@@ -773,6 +773,11 @@ class Match(models.Model):
             sides["C"] = self.team_c
         return sides
 
+    def side_of(self, team_id: int | None) -> str | None:
+        """The side (``"A"``, ``"B"``, ``"C"``) ``team_id`` holds here, None if none."""
+        ids = {"A": self.team_a_id, "B": self.team_b_id, "C": self.team_c_id}
+        return next((side for side, pk in ids.items() if pk == team_id and pk), None)
+
     def place_of(self, team_id: int | None) -> int | None:
         """A team's place at this table of three (None outside one, or before a hand)."""
         if team_id is None or not self.places:

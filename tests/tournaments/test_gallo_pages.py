@@ -1,5 +1,5 @@
-"""The existing pages and exports with tables of three: no crash, the three names and
-places shown simply (the referee's tablet for three is another piece of work)."""
+"""The pages and exports of tables of three: the three players, their places and scores,
+the hands told with the pair by both its players, the exports and the audit."""
 
 import random
 import re
@@ -269,3 +269,54 @@ def test_a_corrected_hand_at_a_table_keeps_the_three_figures_in_the_audit(client
     )
     text = unescape(page.content.decode())
     assert "points 1–1–0, score 1–1–0" in text and "points 0–0–1, score 0–0–1" in text
+
+
+def test_a_players_page_lists_his_tables_with_both_others_and_his_place(client, table_stage):
+    from html import unescape
+
+    championship, _stage, _created, played = table_stage
+    match = played[0]
+    third = match.team_c
+    person = third.memberships.get().player.person
+    page = unescape(
+        client.get(
+            reverse("tournaments:person", args=[person.pk]), HTTP_ACCEPT_LANGUAGE="en"
+        ).content.decode()
+    )
+    # The table he sat at as its third player, the two others named, his place given.
+    words = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert f"vs {match.team_a.name} and {match.team_b.name}" in words
+    place = match.places[str(third.pk)]
+    assert f"Place {place} at the table" in page
+    team_page = unescape(
+        client.get(
+            reverse("tournaments:team", args=[championship.slug, third.pk]),
+            HTTP_ACCEPT_LANGUAGE="en",
+        ).content.decode()
+    )
+    assert f"Place {place} at the table" in team_page
+
+
+def test_a_players_personal_link_at_a_table_of_three(client, referee):
+    from html import unescape
+
+    from tests.tournaments.test_gallo_tables import _table
+    from tournaments.entries import acts
+    from tournaments.entries import services as entry_services
+    from tournaments.models import MatchConfirmation
+
+    match = _table()
+    third = match.team_c
+    token = entry_services.link_issue(team=third, via="organiser")
+    url = reverse("tournaments:team_link", args=[match.stage.championship.slug, token])
+    page = unescape(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    # His next table, with the other two.
+    words = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert f"At the table with {match.team_a.name} and {match.team_b.name}" in words
+    # The table played, he answers its result for his own side, C.
+    played, _entries = play_table(match, random.Random(2), referee=referee)
+    page = unescape(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert f'id="result-{played.pk}"' in page
+    assert f"{played.places[str(third.pk)]}. {third.name}" in page
+    acts.link_confirm(team=third, match=played)
+    assert MatchConfirmation.objects.get(match=played).side == "C"

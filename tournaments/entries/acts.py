@@ -126,7 +126,8 @@ def _spokesman(team: Team) -> Player:
 def _awaited_side(*, team: Team, match: Match) -> str:
     """The side ``team`` holds in ``match`` when the match is finished and awaits its
     answer (the match is locked by the caller); else a translated error."""
-    if team.pk not in (match.team_a_id, match.team_b_id):
+    side = match.side_of(team.pk)
+    if side is None:
         raise TournamentError(
             _("This match is not one of %(team)s's."),
             code="not_team_match",
@@ -137,7 +138,6 @@ def _awaited_side(*, team: Team, match: Match) -> str:
             _("Only a result played to its end is confirmed: this match is not over."),
             code="not_finished",
         )
-    side = "A" if match.team_a_id == team.pk else "B"
     if MatchConfirmation.objects.filter(match=match, side=side).exists():
         raise TournamentError(
             _("%(team)s has already answered: only the organiser may change it."),

@@ -42,23 +42,27 @@ class Fixture:
     match: Match
     side: str
     opponent: Team | None
+    # Everyone the team faces: the opponent, or a table of three's other two players.
+    others: tuple[Team, ...] = ()
 
 
 def _fixture(match: Match, team: Team) -> Fixture:
-    side = "A" if match.team_a_id == team.pk else "B"
-    return Fixture(match=match, side=side, opponent=match.team_b if side == "A" else match.team_a)
+    side = match.side_of(team.pk) or "A"
+    others = tuple(t for s, t in match.teams_by_side().items() if s != side and t is not None)
+    return Fixture(match=match, side=side, opponent=others[0] if others else None, others=others)
 
 
 def next_match(*, team: Team) -> Fixture | None:
     """The team's next match to play (the first one not decided, in stage and round order),
     with its opponent's players; ``None`` when no match is scheduled yet. Two queries."""
     match = (
-        Match.objects.filter(Q(team_a=team) | Q(team_b=team))
+        Match.objects.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team))
         .exclude(status__in=Match.DECIDED)
-        .select_related("stage", "round", "team_a", "team_b")
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
         .order_by("stage__order", "round__number", "pk")
         .first()
@@ -75,8 +79,9 @@ def awaiting_answer(*, team: Team) -> list[Fixture]:
         .filter(
             Q(team_a=team) & ~Exists(answered.filter(side="A"))
             | Q(team_b=team) & ~Exists(answered.filter(side="B"))
+            | Q(team_c=team) & ~Exists(answered.filter(side="C"))
         )
-        .select_related("stage", "round", "team_a", "team_b")
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
         .order_by("finished_at", "pk")
     )
     return [_fixture(match, team) for match in matches]

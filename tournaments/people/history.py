@@ -49,10 +49,12 @@ class MatchLine:
     """A match seen from one of its teams."""
 
     match: Match
-    side: str  # "A" or "B"
+    side: str  # "A" or "B" ("C": the third player of a table of three)
     team: Team
     opponent: Team | None  # None: a bye (or the team was absent)
     round_title: str
+    # Everyone he faced: the opponent, or a table of three's other two players.
+    others: list[Team] = field(default_factory=list)
 
     @property
     def decided(self) -> bool:
@@ -66,12 +68,24 @@ class MatchLine:
         return self.match.winner_id == self.team.pk
 
     @property
+    def place(self) -> int | None:
+        """His place at a table of three (the engine's, stored), None elsewhere."""
+        return (self.match.places or {}).get(str(self.team.pk))
+
+    @property
     def chicos_for(self) -> int:
-        return self.match.chicos_a if self.side == "A" else self.match.chicos_b
+        return getattr(self.match, f"chicos_{self.side.lower()}")
 
     @property
     def chicos_against(self) -> int:
-        return self.match.chicos_b if self.side == "A" else self.match.chicos_a
+        """The chicos the others won: at a table of three with a fixed gallo the pair's are
+        counted once (its two players' columns repeat them)."""
+        if self.match.team_c_id is None:
+            return self.match.chicos_b if self.side == "A" else self.match.chicos_a
+        if self.match.stage.championship.rules.get("gallo") == "fijo":
+            return self.match.chicos_b if self.side == "A" else self.match.chicos_a
+        columns = {"A": self.match.chicos_a, "B": self.match.chicos_b, "C": self.match.chicos_c}
+        return sum(chicos for side, chicos in columns.items() if side != self.side)
 
 
 @dataclass
@@ -200,11 +214,16 @@ def _round_title(match: Match) -> str:
 
 
 def _line(match: Match, team_id: int) -> MatchLine:
-    side = "A" if match.team_a_id == team_id else "B"
-    team = match.team_a if side == "A" else match.team_b
-    opponent = match.team_b if side == "A" else match.team_a
+    teams = match.teams_by_side()
+    side = match.side_of(team_id) or "A"
+    others = [team for key, team in teams.items() if key != side and team is not None]
     return MatchLine(
-        match=match, side=side, team=team, opponent=opponent, round_title=_round_title(match)
+        match=match,
+        side=side,
+        team=teams[side],
+        opponent=others[0] if others else None,
+        round_title=_round_title(match),
+        others=others,
     )
 
 
@@ -212,8 +231,8 @@ def _matches_of(teams: list[Team]) -> list[Match]:
     """Every match of ``teams``, in playing order (stage, round), one query."""
     ids = [team.pk for team in teams]
     return list(
-        Match.objects.filter(Q(team_a_id__in=ids) | Q(team_b_id__in=ids))
-        .select_related("stage", "round", "group", "team_a", "team_b")
+        Match.objects.filter(Q(team_a_id__in=ids) | Q(team_b_id__in=ids) | Q(team_c_id__in=ids))
+        .select_related("stage__championship", "round", "group", "team_a", "team_b", "team_c")
         .order_by("stage__order", "stage_id", "round__number", "pk")
     )
 
@@ -338,7 +357,7 @@ def person_history(
         )
         partners: dict[str, Player] = {}
         for match in matches:
-            if team.pk not in (match.team_a_id, match.team_b_id):
+            if team.pk not in (match.team_a_id, match.team_b_id, match.team_c_id):
                 continue
             line = _line(match, team.pk)
             line.team.championship = team.championship
