@@ -53,7 +53,9 @@ def open_sheet(browser, live_server, csp_violations, match, *, script: bool, coo
 
 def tap(page, event: dict, *, events: int) -> None:
     """Tap an event's button, then wait for the hand so far to list ``events`` events
-    (the server's page reloads, the script redraws)."""
+    (the server's page reloads, the script redraws). The page the last tap loaded is
+    loaded whole first: a click while it still loads may be lost with its navigation."""
+    page.wait_for_load_state("load")
     page.locator(f"#entry [data-event='{json.dumps(event, separators=(',', ':'))}']").click()
     page.wait_for_function(
         "n => document.querySelectorAll('#entry .hand-summary li').length >= n", arg=events
