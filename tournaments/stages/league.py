@@ -246,6 +246,20 @@ def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> Round:
     return round_
 
 
+def _locked_to_move(match: Match, when: dt.datetime, bye_text: str) -> tuple[Match, Championship]:
+    """``match`` locked, once it may be moved to ``when``: not a bye (``bye_text`` says
+    why), not decided, on a day of the season when neither team plays another match."""
+    match = _lock(match)
+    if match.team_b_id is None:
+        raise TournamentError(bye_text, code="bye")
+    _check_open(match)
+    championship = match.stage.championship
+    day = _local_day(championship, when)
+    check_in_season(championship, day)
+    _check_free(match, day)
+    return match, championship
+
+
 @transaction.atomic
 def match_schedule(
     *,
@@ -257,14 +271,9 @@ def match_schedule(
     """The organiser's edit of one match's date and time (and venue): in the season, and
     neither team playing another match that day; refused for a bye and a decided match
     (its date is history). Not a postponement (no reason kept)."""
-    match = _lock(match)
-    if match.team_b_id is None:
-        raise TournamentError(_("A bye is not played: it has no date."), code="bye")
-    _check_open(match)
-    championship = match.stage.championship
-    day = _local_day(championship, scheduled_at)
-    check_in_season(championship, day)
-    _check_free(match, day)
+    match, championship = _locked_to_move(
+        match, scheduled_at, _("A bye is not played: it has no date.")
+    )
     match.scheduled_at = scheduled_at
     fields = ["scheduled_at"]
     _moved(match, fields, venue_name=venue_name, venue_address=venue_address)
@@ -292,14 +301,9 @@ def match_postpone(
     reason = reason.strip()
     if not reason:
         raise TournamentError(_("Say why the match is postponed."), code="no_reason")
-    match = _lock(match)
-    if match.team_b_id is None:
-        raise TournamentError(_("A bye is not played: it cannot be postponed."), code="bye")
-    _check_open(match)
-    championship = match.stage.championship
-    day = _local_day(championship, to)
-    check_in_season(championship, day)
-    _check_free(match, day)
+    match, championship = _locked_to_move(
+        match, to, _("A bye is not played: it cannot be postponed.")
+    )
     moved = Postponement.objects.create(
         match=match,
         from_at=match.scheduled_at,

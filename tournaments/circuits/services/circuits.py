@@ -32,6 +32,7 @@ from tournaments.signals import announce
 
 def _check_rules(
     *,
+    name: str,
     family: str,
     start_date: datetime.date,
     end_date: datetime.date,
@@ -39,8 +40,12 @@ def _check_rules(
     best_of: int | None,
     qualify_per_event: int,
     qualify_by_points: int,
-) -> list[int]:
-    """The points table as whole numbers, or the first thing wrong with the rules."""
+) -> tuple[str, list[int]]:
+    """The name and the points table as whole numbers, or the first thing wrong with the
+    name or the rules."""
+    name = name.strip()
+    if not name:
+        raise refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
     if family not in RatingFamily.values:
         raise refuse(
             _("Choose the circuit's rules family: Argentine truco or Catalan truc."),
@@ -100,7 +105,7 @@ def _check_rules(
             "qualify_negative",
             "qualify_per_event" if qualify_per_event < 0 else "qualify_by_points",
         )
-    return table
+    return name, table
 
 
 @transaction.atomic
@@ -121,10 +126,8 @@ def circuit_create(
     """Create a circuit organised by ``by`` (any signed-in user may start one)."""
     if not getattr(by, "is_authenticated", False) or not by.is_active:
         raise refuse(_("Sign in to create a circuit."), "circuit_not_yours")
-    name = name.strip()
-    if not name:
-        raise refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
-    table = _check_rules(
+    name, table = _check_rules(
+        name=name,
         family=family,
         start_date=start_date,
         end_date=end_date,
@@ -185,10 +188,8 @@ def circuit_update(
     stays. The family and the dates must still fit every event it holds."""
     circuit = Circuit.objects.select_for_update().get(pk=circuit.pk)
     check_may_manage(by, circuit)
-    name = name.strip()
-    if not name:
-        raise refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
-    table = _check_rules(
+    name, table = _check_rules(
+        name=name,
         family=family,
         start_date=start_date,
         end_date=end_date,
