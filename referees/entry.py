@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -51,7 +50,7 @@ from tournaments.errors import TournamentError, from_engine
 from tournaments.io import jsonbody
 
 # The words of the calls, answers and cards, one list for the tablet and the public pages.
-from tournaments.results.story import ANSWER_NAMES, CALL_NAMES, card_name
+from tournaments.results.story import ANSWER_NAMES, CALL_NAMES, card_name, side_players
 
 # Hidden fields are small: a hand has a few dozen events at most.
 MAX_DRAFT_LENGTH = 20_000
@@ -376,13 +375,6 @@ _GROUPS: dict[type, str] = {
     FlorWinner: "settle",
     MestreDecision: "mestre",
 }
-
-
-def side_players(state: HandState, side: str, names: Mapping[str, str]) -> str:
-    """The names of a side's players in this hand: "Ana and Alba"."""
-    # Team order, not playing order: a side's buttons read the same every hand.
-    players = [names.get(p, p) for p, s in state.team.items() if s == side]
-    return str(get_text_list(players, _("and")))
 
 
 def short_label(action: Action) -> str:

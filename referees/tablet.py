@@ -25,7 +25,6 @@ from typing import Any
 from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -247,7 +246,7 @@ def tablet_context(sheet: Any, draft: dict[str, Any], *, plays: bool = False) ->
         "plays": plays,
         "draft": draft,
         "names": dict(sheet.names),
-        "teams": _team_names(match, sheet.record),
+        "teams": records.side_names(match),
         "columns": _columns(match),
         "hands": len(sheet.hands),
         "urls": {
@@ -275,17 +274,6 @@ def phase_labels(rules: Any) -> dict[str, list[str]]:
     if rules.has_mestre:
         found["mestre"] = [phase_label(Phase("mestre", 0))]
     return found
-
-
-def _team_names(match: Any, head: dict[str, Any]) -> dict[str, str]:
-    """The sides' names; at a table of three with a fixed gallo the pair is side B."""
-    names = {"A": match.team_a.name, "B": match.team_b.name}
-    if match.team_c_id is not None:
-        if "C" in head.get("teams", {}):
-            names["C"] = match.team_c.name
-        else:
-            names["B"] = get_text_list([match.team_b.name, match.team_c.name], _("and"))
-    return names
 
 
 def _columns(match: Any) -> list[dict[str, str]]:

@@ -50,12 +50,8 @@ def _players(sheet: selectors.Sheet) -> list[tuple[str, str]]:
 
 
 def _sides(sheet: selectors.Sheet) -> list[tuple[str, str]]:
-    teams = {"A": sheet.match.team_a, "B": sheet.match.team_b, "C": sheet.match.team_c}
-    if sheet.match.team_c_id is not None and "C" not in sheet.record.get("teams", {}):
-        # A fixed gallo: the pair is the engine's one side B.
-        pair = [teams["B"].name, teams["C"].name]
-        return [("A", teams["A"].name), ("B", get_text_list(pair, _("and")))]
-    return [(side, teams[side].name) for side in sheet.sides]
+    # At a table of three with a fixed gallo the pair is the engine's one side B.
+    return list(records.side_names(sheet.match).items())
 
 
 def _since(draft: result_selectors.DraftView) -> str:

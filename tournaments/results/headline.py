@@ -12,9 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.text import get_text_list
-from django.utils.translation import gettext as _
-
 from scoring import EngineError, MatchState, phase
 from tournaments.championships.words import words
 from tournaments.models import Hand, Match
@@ -96,7 +93,7 @@ def running(match: Match, hands: int) -> Running | None:
         ]
         if mano_key in players:
             team_of_mano = team_key
-    names = _pair_named(match, names)
+    names = {**names, **records.side_names(match)}  # a fixed gallo's pair by both names
     sides = []
     for key in keys:
         found = None if decided else phase(rules, score, key)
@@ -120,14 +117,6 @@ def running(match: Match, hands: int) -> Running | None:
     )
 
 
-def _pair_named(match: Match, names: dict[str, str]) -> dict[str, str]:
-    """A fixed gallo's pair (the engine's side B of a table of three) by both its players'
-    names, as the page's title names them, not the first one's alone."""
-    if not records.is_fijo(match):
-        return names
-    return {**names, "B": get_text_list([match.team_b.name, match.team_c.name], _("and"))}
-
-
 CHART_WIDTH = 320
 CHART_HEIGHT = 120
 
@@ -147,7 +136,7 @@ def chart(match: Match, hands: Sequence[Hand], game: int) -> Chart | None:
         return round(CHART_HEIGHT - CHART_HEIGHT * min(value, target) / target, 1)
 
     lines = []
-    names = _pair_named(match, records.names(match, public=True))
+    names = {**records.names(match, public=True), **records.side_names(match)}
     # A line a stored column; a fijo pair's two players share the engine's side B, drawn
     # once (as the headline shows it).
     columns = records.column_sides(match)

@@ -32,6 +32,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+
 from scoring import (
     EngineError,
     HandStatus,
@@ -159,6 +162,21 @@ def engine_teams(match: Match, players: Mapping[str, Any] | None = None) -> dict
     if "C" in teams and is_fijo(match):
         return {"A": teams["A"], "B": teams["B"] + teams["C"]}
     return teams
+
+
+def side_names(match: Match) -> dict[str, str]:
+    """The engine's sides by name: ``A`` and ``B`` (a bye: ``A`` alone), at a table of three
+    ``C`` too; with a fixed gallo the pair is the engine's side ``B``, named by both its
+    players ("Bea and Caro")."""
+    names = {"A": match.team_a.name}
+    if match.team_b_id is not None:
+        names["B"] = match.team_b.name
+    if match.team_c_id is not None:
+        if is_fijo(match):
+            names["B"] = get_text_list([match.team_b.name, match.team_c.name], _("and"))
+        else:
+            names["C"] = match.team_c.name
+    return names
 
 
 def side_team_ids(match: Match) -> dict[str, int | None]:

@@ -321,12 +321,15 @@ def _hand_names(state: HandState, names: Mapping[str, str]) -> Mapping[str, str]
     first one's alone. Other hands: the names as they are."""
     if state.gallo is None:
         return names
-    named = dict(names)
-    for side in state.sides:
-        members = [names.get(p, p) for p, team in state.team.items() if team == side]
-        if len(members) > 1:
-            named[side] = get_text_list(members, _("and"))
-    return named
+    pair = next(side for side in state.sides if side != state.team[state.gallo])
+    return {**names, pair: side_players(state, pair, names)}
+
+
+def side_players(state: HandState, side: str, names: Mapping[str, str]) -> str:
+    """The names of a side's players in this hand: "Ana and Alba"."""
+    # Team order, not playing order: a side's buttons read the same every hand.
+    players = [names.get(p, p) for p, s in state.team.items() if s == side]
+    return str(get_text_list(players, _("and")))
 
 
 def _told(record: dict[str, Any], names: Mapping[str, str], trick: str) -> list[Segment]:
