@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TRUCO = {"preset": "argentine", "target": 30}
 GALLO = {"preset": "argentine", "target": 15, "gallo": "por_turno"}
 FIJO = {"preset": "argentine", "target": 15, "gallo": "fijo"}
+REPORTED = {"reported_at": "2026-06-01T18:30:00+00:00"}
 
 
 def ab(a: int, b: int) -> dict[str, int]:
@@ -201,6 +202,12 @@ def _validator(definition: str) -> Any:
         ("match", result_match([]), True),  # not reported yet
         ("match", {**result_match([ab(30, 25), ab(30, 12)]), "recorded": "hands"}, True),
         ("table", with_places(result_match([abc(15, 4, 9), abc(15, 3, 0)]), GALLO), True),
+        ("match", {**result_match([ab(30, 25), ab(30, 12)]), **REPORTED, "reported_side": "B"},
+         True),
+        ("table", {**with_places(result_match([abc(15, 4, 9), abc(15, 3, 0)]), GALLO), **REPORTED,
+                   "reported_side": "C"}, True),
+        ("match", {**result_match([ab(30, 25), ab(30, 12)]), **REPORTED, "reported_side": "C"},
+         False),
         ("match", {**result_match([ab(30, 25), ab(30, 12)]), "recorded": "cards"}, False),
         ("match", {**result_match([ab(30, 25), ab(30, 12)]), "hands": [{}]}, False),
         (
@@ -214,6 +221,22 @@ def _validator(definition: str) -> Any:
 def test_the_schema_takes_a_match_recorded_as_its_result(definition, match, valid):
     errors = list(_validator(definition).iter_errors(match))
     assert (not errors) is valid, [e.message for e in errors]
+
+
+@pytest.mark.parametrize(
+    ("action", "before", "after"),
+    [
+        ("result", None, {"games": [ab(30, 25), ab(30, 12)], "winner": "A"}),
+        ("result_corrected", {"games": [ab(30, 25), ab(30, 12)], "winner": "A"},
+         {"games": [ab(30, 25), ab(12, 30), ab(30, 2)], "winner": "A"}),
+        ("converted", {"recorded": "hands", "hands": 7, "games": [ab(30, 12)], "winner": None},
+         {"recorded": "result"}),
+    ],
+)  # fmt: skip
+def test_the_history_of_a_result_is_kept_in_revisions(action, before, after):
+    revision = {"number": None, "action": action, "before": before, "after": after}
+    revision.update(side="", reason="", by="organiser", at=REPORTED["reported_at"])
+    assert list(_validator("revision").iter_errors(revision)) == []
 
 
 def test_a_match_without_recorded_is_valid_as_before():
