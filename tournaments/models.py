@@ -327,11 +327,15 @@ WEEKDAYS = [
 ]
 
 
+# A team that plays: typed in by the organiser, or entered by its players and accepted.
+PLAYS = Q(entry__isnull=True) | Q(entry__status="accepted")
+
+
 class TeamQuerySet(models.QuerySet):
     def playing(self) -> "TeamQuerySet":
         """The teams that play: typed in by the organiser, or entered by their players and
         accepted (not pending, waiting, refused or withdrawn)."""
-        return self.filter(Q(entry__isnull=True) | Q(entry__status="accepted"))
+        return self.filter(PLAYS)
 
 
 class Team(models.Model):
@@ -1156,6 +1160,31 @@ class StandingsSnapshot(models.Model):
         return str(self.group or self.stage)
 
 
+class PlacementSnapshot(models.Model):
+    """A championship's placements as last computed (``standings.placements``): every
+    playing team's place, for the person's and team's pages of many championships at once."""
+
+    championship = models.OneToOneField(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="placement_snapshot",
+        verbose_name=_("championship"),
+    )
+    # Best first: {"team", "place", "tied", "of", "stage", "group"} (Placement.to_row).
+    rows = models.JSONField(_("rows"), default=list)
+    # Each stage's results_version read before the rows were computed ({"<stage id>": n}):
+    # served only while every stage of the championship still has that version.
+    versions = models.JSONField(_("results versions"), default=dict)
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("placements snapshot")
+        verbose_name_plural = _("placements snapshots")
+
+    def __str__(self) -> str:
+        return str(self.championship)
+
+
 class ChampionshipReferee(models.Model):
     """A user who referees in one championship: on its list of referees."""
 
@@ -1911,7 +1940,7 @@ class CircuitPlacement(models.Model):
     """A team's placement in an event of a circuit, as the ranking reads it.
 
     Written by ``circuits.qualification.placements_store`` from the championship's stages
-    (``circuits.placements``) whenever its results change, all the event's rows at once:
+    (``standings.placements``) whenever its results change, all the event's rows at once:
     the ranking is then one query and sums, however many events and people.
     """
 
