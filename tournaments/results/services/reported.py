@@ -99,6 +99,14 @@ def _same(match: Match, result: ReportedResult) -> bool:
     return match.state == result.state.to_dict()
 
 
+def _reports_same(match: Match, games: Games, winner: str | None) -> bool:
+    """Whether ``games`` is a possible result and the one ``match`` holds."""
+    try:
+        return _same(match, result_check(match=match, games=games, winner=winner))
+    except TournamentError:
+        return False
+
+
 def _store(match: Match, result: ReportedResult) -> None:
     """Store ``result`` as ``match``'s (locked by the caller): what a match entered hand
     by hand stores once decided, from the engine's answer."""
@@ -203,7 +211,14 @@ def match_result_report(
         raise TournamentError(_("Choose the side that answers."), code="bad_side")
     _check_open_for_result(match)
     decided = match.status == Match.Status.FINISHED
-    if decided and MatchConfirmation.objects.filter(match=match, side=side).exists():
+    answered = MatchConfirmation.objects.filter(match=match, side=side).first() if decided else None
+    if answered is not None:
+        # The same result again (a second tap, the desk having typed it first) changes
+        # nothing; anything else is for the organiser.
+        if answered.status == MatchConfirmation.Status.CONFIRMED and _reports_same(
+            match, games, winner
+        ):
+            return answered
         raise TournamentError(
             _(
                 "%(team)s has already answered this result (%(result)s): only the "
