@@ -6,7 +6,7 @@ from django.views.decorators.cache import cache_page
 
 from config.urls import handler400  # noqa: F401  (handler400: the site's)
 from config.urls import urlpatterns as site
-from tournaments.web import public
+from tournaments.web.public import championships as public
 
 baseline = cache_page(3600)
 

@@ -12,7 +12,7 @@ from config.views import after_login, favicon, set_language
 
 urlpatterns = [
     path("", include("tournaments.web.urls")),
-    path("organiser/", include("tournaments.web.urls_organiser")),
+    path("organiser/", include("tournaments.web.organiser.urls")),
     path("referee/", include("referees.urls")),
     # Django's login/logout with the project's templates (templates/registration/).
     path(

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -57,6 +58,14 @@ def manages_every_championship(user: Any) -> bool:
         and user.is_staff
         and user.has_perm(MANAGE_ALL_PERMISSION)
     )
+
+
+class Scorekeeping(models.TextChoices):
+    """Who keeps the score at the tables of a championship (or of one of its stages)."""
+
+    REFEREES = "referees", _("Referees, hand by hand on the tablet")
+    PLAYERS = "players", _("A player of the table, hand by hand on his phone")
+    RESULTS = "results", _("Results only: reported by the teams or typed at the desk")
 
 
 class ChampionshipQuerySet(models.QuerySet):
@@ -140,6 +149,21 @@ class Championship(models.Model):
         ),
     )
 
+    # Who keeps the score at the tables (docs/tournaments.md "No referee at the table"): a
+    # stage may set its own (Stage.scorekeeping). Changing it touches no result recorded.
+    scorekeeping = models.CharField(
+        _("who keeps the score"),
+        max_length=10,
+        choices=Scorekeeping.choices,
+        default=Scorekeeping.REFEREES,
+    )
+    # How long the other side has to answer a result reported by a team before the match
+    # goes to the organiser's results to settle.
+    confirm_within = models.PositiveIntegerField(
+        _("minutes to confirm a reported result"),
+        default=30,
+        validators=[MinValueValidator(1), MaxValueValidator(60 * 24 * 14)],
+    )
     # Until when the teams may check in themselves through their personal links (None:
     # closed); the organiser opens and closes it on the check-in page.
     self_check_in_until = models.DateTimeField(
@@ -327,11 +351,15 @@ WEEKDAYS = [
 ]
 
 
+# A team that plays: typed in by the organiser, or entered by its players and accepted.
+PLAYS = Q(entry__isnull=True) | Q(entry__status="accepted")
+
+
 class TeamQuerySet(models.QuerySet):
     def playing(self) -> "TeamQuerySet":
         """The teams that play: typed in by the organiser, or entered by their players and
         accepted (not pending, waiting, refused or withdrawn)."""
-        return self.filter(Q(entry__isnull=True) | Q(entry__status="accepted"))
+        return self.filter(PLAYS)
 
 
 class Team(models.Model):
@@ -427,6 +455,11 @@ class Stage(models.Model):
     # Bumped in the same transaction as every change of a decided result of the stage: a
     # standings snapshot computed at an older version is stale (see StandingsSnapshot).
     results_version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
+    # Who keeps the score in this stage when it differs from the championship's (empty: as
+    # the championship says): ``scorekeeping_in_force``.
+    scorekeeping = models.CharField(
+        _("who keeps the score"), max_length=10, choices=Scorekeeping.choices, blank=True
+    )
 
     class Meta:
         verbose_name = _("stage")
@@ -440,6 +473,11 @@ class Stage(models.Model):
         # Pages name a stage through the registry (the "stage_name" filter); the admin and
         # logs make do with the format's key.
         return self.name or self.format
+
+    @property
+    def scorekeeping_in_force(self) -> str:
+        """Who keeps the score in this stage: its own choice, else its championship's."""
+        return self.scorekeeping or self.championship.scorekeeping
 
 
 class Group(models.Model):
@@ -600,6 +638,12 @@ class Match(models.Model):
         FORFEIT = "forfeit", _("Forfeit")
         BYE = "bye", _("Bye")
 
+    class Recorded(models.TextChoices):
+        # One way per match: its hands (a referee's tablet, a player's phone) or its result
+        # (the final score of each chico, reported by a team or typed at the desk).
+        HANDS = "hands", _("Hand by hand")
+        RESULT = "result", _("As its result")
+
     class Reason(models.TextChoices):
         # Reasons Tanteo gives itself: stored as a code, told in each reader's language.
         ABSENT = "absent", _("Absent at check-in")
@@ -708,6 +752,13 @@ class Match(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True, editable=False)
     # Where it is played (a league's home venue), copied onto the match: a venue changed
     # later, or a postponement to another place, leaves the history as it was.
+    recorded = models.CharField(
+        _("recorded"), max_length=10, choices=Recorded.choices, default=Recorded.HANDS
+    )
+    # A result reported by a team (its side) or typed at the organiser's desk (no side):
+    # when, so that an answer the other side owes can run out (Championship.confirm_within).
+    reported_at = models.DateTimeField(_("result reported at"), null=True, blank=True)
+    reported_side = models.CharField(_("reported by side"), max_length=1, blank=True)
     venue_name = models.CharField(_("venue"), max_length=200, blank=True)
     venue_address = models.CharField(_("venue's address"), max_length=300, blank=True)
     # Moved from its matchday's date (Postponement keeps each move): shown as postponed
@@ -1035,6 +1086,9 @@ class HandRevision(models.Model):
         WALKOVER = "walkover", _("Walkover")
         CONFIRMED = "confirmed", _("Result confirmed")
         DISPUTED = "disputed", _("Result disputed")
+        RESULT = "result", _("Result recorded")
+        RESULT_CORRECTED = "result_corrected", _("Result corrected")
+        CONVERTED = "converted", _("Way of recording changed")
 
     HAND_ACTIONS = (Action.RECORDED, Action.CORRECTED, Action.REMOVED)
 
@@ -1154,6 +1208,31 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return str(self.group or self.stage)
+
+
+class PlacementSnapshot(models.Model):
+    """A championship's placements as last computed (``standings.placements``): every
+    playing team's place, for the person's and team's pages of many championships at once."""
+
+    championship = models.OneToOneField(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="placement_snapshot",
+        verbose_name=_("championship"),
+    )
+    # Best first: {"team", "place", "tied", "of", "stage", "group"} (Placement.to_row).
+    rows = models.JSONField(_("rows"), default=list)
+    # Each stage's results_version read before the rows were computed ({"<stage id>": n}):
+    # served only while every stage of the championship still has that version.
+    versions = models.JSONField(_("results versions"), default=dict)
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("placements snapshot")
+        verbose_name_plural = _("placements snapshots")
+
+    def __str__(self) -> str:
+        return str(self.championship)
 
 
 class ChampionshipReferee(models.Model):
@@ -1452,6 +1531,7 @@ class TeamAct(models.Model):
         CHECKED_IN = "checked_in", _("Checked in")
         CONFIRMED = "confirmed", _("Result confirmed")
         DISPUTED = "disputed", _("Result disputed")
+        REPORTED = "reported", _("Result reported")
         MOVED = "moved", _("Moved")
         PERSON_MERGED = "person_merged", _("Two records of a player merged")
         PERSON_EDITED = "person_edited", _("A player's details changed")
@@ -1911,7 +1991,7 @@ class CircuitPlacement(models.Model):
     """A team's placement in an event of a circuit, as the ranking reads it.
 
     Written by ``circuits.qualification.placements_store`` from the championship's stages
-    (``circuits.placements``) whenever its results change, all the event's rows at once:
+    (``standings.placements``) whenever its results change, all the event's rows at once:
     the ranking is then one query and sums, however many events and people.
     """
 

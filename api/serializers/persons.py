@@ -75,8 +75,11 @@ class RecordSerializer(serializers.Serializer):
 
 
 class PlacementSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    of = serializers.IntegerField(help_text="Teams in that table.")
+    rank = serializers.IntegerField(
+        help_text="The team's place in the championship (the one its circuit counts); "
+        "tied teams share it."
+    )
+    of = serializers.IntegerField(help_text="Teams placed in the championship.")
     stage = serializers.SerializerMethodField()
     group = serializers.CharField(source="group.name", allow_null=True, default=None)
 
@@ -95,7 +98,7 @@ class StintSerializer(serializers.Serializer):
     championship = ChampionshipBriefSerializer()
     team = serializers.SerializerMethodField()
     partners = PartnerSerializer(many=True)
-    placement = PlacementSerializer(allow_null=True, help_text="Null: no decided match yet.")
+    placement = PlacementSerializer(allow_null=True, help_text="Null: the team is in no stage yet.")
     record = RecordSerializer()
     left = serializers.BooleanField(help_text="Substituted out of the team since.")
     matches = MatchLineSerializer(many=True, help_text="The matches he played, in order.")

@@ -12,7 +12,7 @@ from referees import selectors
 from referees.views.sheet import _render
 from tournaments.errors import TournamentError
 from tournaments.results import services as result_services
-from tournaments.web.results_forms import AnswerForm
+from tournaments.web.shared.answer import AnswerForm
 
 
 @login_required

@@ -16,7 +16,7 @@ from referees.entry import ANSWER_NAMES, CALL_NAMES, SUIT_NAMES, Entry
 from referees.views.device import _device
 from tournaments.models import Match
 from tournaments.results import selectors as result_selectors
-from tournaments.web.results_forms import AnswerForm
+from tournaments.web.shared.answer import AnswerForm
 
 
 def _labels() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
-from tournaments.web import printing
+from tournaments.web.organiser import printing
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}

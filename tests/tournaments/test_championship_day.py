@@ -29,7 +29,7 @@ from tournaments.results import records
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
 from tournaments.standings.selectors import stage_standings
-from tournaments.web.day import CHECK_IN_SALT, check_in_token
+from tournaments.web.organiser.day import CHECK_IN_SALT, check_in_token
 
 PASSWORD = "truco-y-retruco-2026"
 User = get_user_model()

@@ -87,7 +87,7 @@ def test_the_organiser_picks_gallo_through_the_rules_service(db):
 
 
 def test_the_rules_form_offers_gallo_to_single_players_and_stores_it(db):
-    from tournaments.web.forms import ChampionshipRulesForm
+    from tournaments.web.organiser.forms import ChampionshipRulesForm
 
     championship = ChampionshipFactory(team_size=1)
     form = ChampionshipRulesForm(championship=championship)
@@ -98,7 +98,7 @@ def test_the_rules_form_offers_gallo_to_single_players_and_stores_it(db):
     assert form.service_kwargs()["options"]["gallo"] == "por_turno"  # the default, stored
     assert "gallo" not in ChampionshipRulesForm(championship=ChampionshipFactory()).fields
     # A new championship: the gallo with teams of more than one is refused.
-    from tournaments.web.forms import ChampionshipCreateForm
+    from tournaments.web.organiser.forms import ChampionshipCreateForm
 
     new = {"name": "Gallo", "start_date": "2026-06-01", "preset": "argentine", "gallo": "fijo"}
     with translation.override("en"):
@@ -109,7 +109,7 @@ def test_the_rules_form_offers_gallo_to_single_players_and_stores_it(db):
     assert single.is_valid(), single.errors
     assert single.service_kwargs()["options"] == {"gallo": "fijo"}
     # The stage form offers the table formats to it, and only to such a championship.
-    from tournaments.web.forms import StageForm
+    from tournaments.web.organiser.forms import StageForm
 
     championship.rules = {"preset": "argentine", "gallo": "fijo"}
     offered = [key for key, _label in StageForm(championship=championship).fields["format"].choices]

@@ -6,8 +6,8 @@ import datetime as dt
 import pytest
 
 from scoring.match import score_match
-from tournaments import demo
 from tournaments.demo import league as league_demo
+from tournaments.demo import table as demo
 from tournaments.models import Match, Postponement
 from tournaments.people import history
 from tournaments.results import records, selectors
@@ -16,7 +16,7 @@ from tournaments.results import records, selectors
 @pytest.mark.django_db
 def test_the_league_demo_is_halfway_through_its_first_round():
     today = dt.date(2026, 5, 13)
-    championship = league_demo.build(today, demo._referees(), play=demo.play_match_hands)
+    championship = league_demo.build(today, demo.referees(), play=demo.play_match_hands)
     stage = championship.stages.get()
     assert stage.format == "league" and stage.settings["cycles"] == 2
     assert championship.teams.count() == 6

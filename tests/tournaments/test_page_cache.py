@@ -20,7 +20,7 @@ from tournaments.live import announce, pagecache, versions
 from tournaments.models import Championship
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
-from tournaments.web import public
+from tournaments.web.public import championships as public
 
 pytestmark = pytest.mark.page_cache
 

@@ -1,4 +1,4 @@
-"""The public pages of people and teams, and the schedule (tournaments/web/people.py).
+"""The public pages of people and teams, and the schedule (tournaments/web/public/people.py).
 
 A person's history is read from the matches his players played: two championships with
 two partners, the placement from the standings, the record from the chicos, his next

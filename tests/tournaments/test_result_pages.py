@@ -22,7 +22,7 @@ from tournaments.models import Championship, Hand, HandRevision, Match, MatchCon
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
-from tournaments.web import printing
+from tournaments.web.organiser import printing
 
 PASSWORD = "truco-y-retruco-2026"
 

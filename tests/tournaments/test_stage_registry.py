@@ -8,7 +8,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Match
 from tournaments.stages import registry, rounds
 from tournaments.stages import services as stage_services
-from tournaments.web.forms import StageForm
+from tournaments.web.organiser.forms import StageForm
 
 
 class KingOfTheTable(registry.StageFormat):

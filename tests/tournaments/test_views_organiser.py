@@ -16,7 +16,7 @@ from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, Tea
 from tournaments.models import Championship, Match, Team
 from tournaments.results import services as result_services
 from tournaments.stages import services as stage_services
-from tournaments.web.forms import ChampionshipCreateForm, ChampionshipRulesForm
+from tournaments.web.organiser.forms import ChampionshipCreateForm, ChampionshipRulesForm
 
 PASSWORD = "truco-y-retruco-2026"
 

@@ -33,7 +33,6 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.services import NewTeam, teams_create_many
 from tournaments.circuits import selectors
-from tournaments.circuits.placements import championship_placements
 from tournaments.circuits.ranking import people_key
 from tournaments.entries.services import team_act_log
 from tournaments.models import (
@@ -49,6 +48,7 @@ from tournaments.models import (
 )
 from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
+from tournaments.standings.placements import championship_placements
 
 Q = CircuitQualification
 # The final takes its qualified teams until it starts.

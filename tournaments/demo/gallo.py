@@ -2,7 +2,7 @@
 
 A round robin of tables (``tables_round_robin``): rounds one and two played, the third
 under way (one table played, the others waiting for their referee). Each hand is played
-through the engine like the other demos' (:func:`tournaments.demo.play_match_hands`, which
+through the engine like the other demos' (:func:`tournaments.demo.table.play_match_hands`, which
 asks the engine what the next hand is: at a table of three its gallo, who changes every
 hand)."""
 
@@ -14,6 +14,7 @@ import random
 from django.utils import timezone
 
 from tournaments.championships import services as championship_services
+from tournaments.demo.table import SEED, assign, list_referees, play_match_hands
 from tournaments.models import Championship
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
@@ -34,9 +35,6 @@ PLAYERS = [
 
 
 def build(today: datetime.date, referees: list) -> Championship:
-    # Imported here: the demo package's own module imports this one.
-    from tournaments.demo import SEED, _assign, _list_referees, play_match_hands
-
     rng = random.Random(f"{SEED}-gallo")
     championship = championship_services.championship_create(
         name="Gallo de los Jueves",
@@ -48,7 +46,7 @@ def build(today: datetime.date, referees: list) -> Championship:
         options={"gallo": "por_turno", "target": 15},
         team_size=1,
     )
-    _list_referees(championship, referees)
+    list_referees(championship, referees)
     for seed, name in enumerate(PLAYERS, start=1):
         championship_services.team_create(
             championship=championship, name=name, seed=seed, players=[name]
@@ -62,7 +60,7 @@ def build(today: datetime.date, referees: list) -> Championship:
     for number in range(3):
         created = stage_services.round_generate(stage=stage)
         when = start + datetime.timedelta(hours=number)
-        _assign(created, referees, when)
+        assign(created, referees, when)
         # Round three is under way: its first table is played, the others wait.
         for match in created if number < 2 else created[:1]:
             if match.is_bye:

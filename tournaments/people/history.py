@@ -23,7 +23,7 @@ from tournaments.models import (
     Team,
     name_key,
 )
-from tournaments.standings import selectors as standing_selectors
+from tournaments.standings.placements import current_placements
 
 # The public history ---------------------------------------------------------------------
 # (a person's page, a team's page, the persons of the public API; docs/tournaments.md)
@@ -36,12 +36,16 @@ SUBSTITUTIONS = Substitution.objects.select_related(
 
 @dataclass(frozen=True)
 class Placement:
-    """Where a team stands in the last stage it played (its group's table there)."""
+    """A team's place in its championship (``standings.placements``, the one rule for a
+    place: the circuits' too), with the stage that placed it (and its group, when its rank
+    there did). Provisional while the championship runs."""
 
-    rank: int
-    of: int
+    rank: int  # 1-based; tied teams share it (two 3rds, then 5th)
+    tied: bool
+    of: int  # teams placed
     stage: Stage
     group: Group | None
+    provisional: bool
 
 
 @dataclass(frozen=True)
@@ -263,49 +267,23 @@ def _next(lines: list[MatchLine]) -> MatchLine | None:
 
 
 def _placements(teams: list[Team]) -> dict[int, Placement]:
-    """Each team's rank in the last stage it plays (in its group there), from the current
-    standings snapshots (one query for all); a stage whose snapshot is stale (its result
-    just changed, the refresh queued) is computed, as its standings page would be. A team
-    without a decided match there has none."""
-    ids = [team.pk for team in teams]
-    by_team = {team.pk: team for team in teams}
-    last: dict[int, Stage] = {}
-    for row in Stage.teams.through.objects.filter(team_id__in=ids).select_related("stage"):
-        stage = row.stage
-        known = last.get(row.team_id)
-        if known is None or (stage.order, stage.pk) > (known.order, known.pk):
-            last[row.team_id] = stage
-    if not last:
-        return {}
-    groups: dict[tuple[int, int], Group] = {}
-    for row in Group.teams.through.objects.filter(
-        team_id__in=list(last), group__stage_id__in={s.pk for s in last.values()}
-    ).select_related("group"):
-        groups[(row.team_id, row.group.stage_id)] = row.group
-    snapshots = {
-        (snapshot.stage_id, snapshot.group_id): snapshot.rows
-        for snapshot in standing_selectors.current_snapshots(
-            stage_ids=list({s.pk for s in last.values()})
-        )
-    }
+    """Each team's place in its championship, from the stored placements (a few queries
+    for all; a championship whose results changed since is computed, as its standings
+    page would be). A team in no stage yet has none."""
+    current = current_placements(championships={team.championship for team in teams})
+    found = {team.pk: (team, p) for team in teams if (p := current.of(team)) is not None}
+    group_ids = {p.group_id for _, p in found.values() if p.group_id}
+    groups = Group.objects.in_bulk(group_ids) if group_ids else {}
     placements = {}
-    for team_id, stage in last.items():
-        group = groups.get((team_id, stage.pk))
-        rows = snapshots.get((stage.pk, group.pk if group else None))
-        if rows is None:
-            stage.championship = by_team[team_id].championship
-            rows = [
-                line.to_row()
-                for line in standing_selectors.stage_standings(
-                    stage=stage, group=group, use_snapshot=False
-                )
-            ]
-            snapshots[(stage.pk, group.pk if group else None)] = rows
-        mine = next((row for row in rows if row["team"] == team_id), None)
-        if mine is not None and mine["played"] + mine["byes"] > 0:
-            placements[team_id] = Placement(
-                rank=mine["rank"], of=len(rows), stage=stage, group=group
-            )
+    for team_id, (team, placement) in found.items():
+        placements[team_id] = Placement(
+            rank=placement.place,
+            tied=placement.tied,
+            of=placement.of,
+            stage=current.stages[placement.stage_id],
+            group=groups.get(placement.group_id) if placement.group_id else None,
+            provisional=team.championship.status != Championship.Status.FINISHED,
+        )
     return placements
 
 

@@ -116,6 +116,23 @@ def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | N
     )
 
 
+def by_hands_problem(*, match: Match) -> TournamentError | None:
+    """Why no hand of ``match`` may be recorded or drafted: its result was reported (by a
+    team, or typed at the desk). A match has one way of being recorded and the first
+    stored wins; ``None`` when hands may be. Reads the match's row as it is now (call it
+    under the match's lock)."""
+    recorded = Match.objects.filter(pk=match.pk).values_list("recorded", flat=True).first()
+    if recorded != Match.Recorded.RESULT:
+        return None
+    return TournamentError(
+        _(
+            "The result of this match has been reported, so its hands are not recorded: "
+            "nothing was saved. The organiser may change how it is recorded."
+        ),
+        code="result_reported",
+    )
+
+
 def championship_matches(*, championship: Championship) -> QuerySet[Match]:
     """Every match of a championship, in stage and round order, with teams and referee."""
     return (

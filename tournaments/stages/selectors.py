@@ -1,7 +1,8 @@
 """Reads of stages, rounds and brackets.
 
-``bracket_state`` rebuilds a stage's bracket from its stored positions and decided
-matches; it only reads, so the bracket page and ``stages.rounds.bracket_sync`` share it.
+``bracket_state`` (``tournaments.standings.brackets``, below the placements that need it
+too) rebuilds a stage's bracket from its stored positions and decided matches; it only
+reads, so the bracket page and ``stages.rounds.bracket_sync`` share it.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet
 from django.http import Http404
 
-from tournaments import formats
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.formats import Bracket
 from tournaments.models import Championship, CheckIn, Match, Round, Stage, Team
 from tournaments.people.history import text_matches
+from tournaments.standings.brackets import bracket_state
 
 
 def _match_queryset() -> QuerySet[Match]:
@@ -65,43 +66,6 @@ class BracketView:
     bracket: Bracket
     matches: dict[str, Match]
     teams: dict[int, Team]
-
-
-def bracket_state(stage: Stage, decided: Iterable[Match]) -> formats.Bracket | None:
-    """The bracket of ``stage`` with the results of ``decided`` bracket matches reported.
-
-    Results are reported as soon as their bracket match is ready, whatever the order they
-    came in; a decided match whose teams no longer fit the bracket (after a correction
-    upstream) is left out and reported by ``bracket_sync``.
-    """
-    spec = stage.settings.get("bracket")
-    if not spec:
-        return None
-    bracket = formats.bracket_from_positions(
-        spec["positions"],
-        double=spec.get("double", False),
-        reset=spec.get("reset", True),
-        third_place=spec.get("third_place", False),
-    )
-    pending = [m for m in decided if m.bracket_id and m.winner_id is not None]
-    progress = True
-    while pending and progress:
-        progress = False
-        for match in list(pending):
-            slot = bracket.matches.get(match.bracket_id)
-            if slot is None or not slot.ready:
-                continue
-            if set(slot.teams) != {match.team_a_id, match.team_b_id}:
-                continue
-            outcome = (
-                formats.Outcome.PLAYED
-                if match.outcome in ("", Match.Outcome.PLAYED)
-                else formats.Outcome(match.outcome)
-            )
-            bracket.report(match.bracket_id, match.winner_id, outcome=outcome)
-            pending.remove(match)
-            progress = True
-    return bracket
 
 
 def stage_bracket(*, stage: Stage) -> BracketView | None:

@@ -1,7 +1,7 @@
 """The stage formats of tables of three (gallo): a Swiss system of tables, a round robin
 of tables and the final table of the best three (docs/tournaments.md "Tables of three").
 
-Registered in ``stages.registry`` like every format (which imports this module last); the
+Listed in ``stages.registry`` like every format; the
 seating itself is pure (``tournaments.formats.tables``, ``tables_schedule``).
 """
 
@@ -14,12 +14,7 @@ from tournaments import formats
 from tournaments.errors import TournamentError
 from tournaments.models import Match, Stage
 from tournaments.stages import rounds
-from tournaments.stages.registry import (
-    StageFormat,
-    check_swiss_round_left,
-    register,
-    rounds_field,
-)
+from tournaments.stages.format_base import StageFormat, check_swiss_round_left, rounds_field
 from tournaments.standings.selectors import stage_standings
 
 
@@ -68,7 +63,6 @@ def _table_history(stage: Stage) -> tuple[dict[int, set[int]], list[int]]:
     return met, byes
 
 
-@register
 class TablesSwiss(StageFormat):
     """Tables of three by the standings, nobody meeting again while it can be avoided
     (``formats.tables_swiss``); a round once the previous one is decided."""
@@ -113,7 +107,6 @@ class TablesSwiss(StageFormat):
         return rounds.create_tables(stage, round_, seating.tables, seating.byes)
 
 
-@register
 class TablesRoundRobin(StageFormat):
     """The fixed schedule of tables of three for 3, 6, 7, 9, 12 or 15 players
     (``formats.tables_round_robin``), in seed order."""
@@ -140,7 +133,6 @@ class TablesRoundRobin(StageFormat):
         return rounds.create_tables(stage, round_, planned.tables, planned.byes)
 
 
-@register
 class FinalTable(StageFormat):
     """One table of the best three (``formats.final_table``): by the standings of the
     stage before it, among this stage's players (else by their seeds)."""
@@ -172,3 +164,11 @@ class FinalTable(StageFormat):
         order += [t for t in rounds.seeded_team_ids(stage.teams.all()) if t not in order]
         round_ = rounds.new_round(stage)
         return rounds.create_tables(stage, round_, [formats.final_table(order)])
+
+
+# In the order the stage form offers them.
+FORMATS: tuple[type[StageFormat], ...] = (
+    TablesSwiss,
+    TablesRoundRobin,
+    FinalTable,
+)

@@ -155,6 +155,24 @@ def stage_standings(
     return lines
 
 
+def stage_ranks(
+    *, stage: Stage, group: Group | None = None, team_ids: list[int] | None = None
+) -> list[tuple[int, int]]:
+    """Each team's rank in the standings of a stage (or group), computed now, best first:
+    what a placement needs, without the team rows (``team_ids``: the stage's teams when the
+    caller has them, saving a query)."""
+    if stage.format in TABLE_FORMATS or group is not None or team_ids is None:
+        lines = stage_standings(stage=stage, group=group, use_snapshot=False)
+        return [(line.team.pk, line.rank) for line in lines]
+    if not team_ids:
+        return []
+    championship = stage.championship
+    rows = tiebreaks.standings(
+        team_ids, _results(stage, None), chain=championship.tiebreaks, seed=championship.lots_seed
+    )
+    return [(row.team, row.rank) for row in rows]
+
+
 def is_table_stage(stage: Stage) -> bool:
     """Whether ``stage`` seats players three to a table (its standings: placement points)."""
     return stage.format in TABLE_FORMATS

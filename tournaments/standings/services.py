@@ -1,4 +1,5 @@
-"""Writes of standings: the snapshot each stage's public table is read from.
+"""Writes of standings: the snapshot each stage's public table is read from, and the
+championship's placements computed from them (``placements``).
 
 A snapshot is replaced, never dropped first: each carries the stage's ``results_version``
 it was computed at, and pages serve it only while that is still the stage's version
@@ -15,7 +16,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments.models import Group, Stage, StandingsSnapshot
+from tournaments.models import Championship, Group, PlacementSnapshot, Stage, StandingsSnapshot
+from tournaments.standings.placements import championship_placements, stage_versions
 from tournaments.standings.selectors import stage_standings, stages_needing_refresh
 
 logger = logging.getLogger(__name__)
@@ -50,7 +52,30 @@ def standings_refresh(*, stage: Stage) -> int:
         lines = stage_standings(stage=stage, group=group, use_snapshot=False)
         rows = [line.to_row() for line in lines]
         written += _snapshot_store(stage=stage, group=group, version=version, rows=rows)
+    placements_refresh(championship=stage.championship)
     return written
+
+
+@transaction.atomic
+def placements_refresh(*, championship: Championship) -> bool:
+    """Recompute and store the championship's placements (after a stage's standings).
+
+    As the standings' snapshots, never replaced by an older computation: the stages'
+    versions are read first, and a snapshot computed from a newer version of any stage is
+    left alone. Returns whether it was written.
+    """
+    versions = stage_versions(championship=championship)
+    rows = [p.to_row() for p in championship_placements(championship=championship)]
+    snapshot, created = PlacementSnapshot.objects.select_for_update().get_or_create(
+        championship=championship, defaults={"rows": rows, "versions": versions}
+    )
+    if created:
+        return True
+    if any(snapshot.versions.get(stage, -1) > version for stage, version in versions.items()):
+        return False
+    snapshot.rows, snapshot.versions = rows, versions
+    snapshot.save(update_fields=["rows", "versions", "computed_at"])
+    return True
 
 
 def _snapshot_store(*, stage: Stage, group: Group | None, version: int, rows: list) -> bool:

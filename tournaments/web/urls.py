@@ -1,71 +1,13 @@
-"""Public URLs of the tournaments app: the home page and the championship pages."""
+"""The site's URLs outside ``/organiser/`` under one namespace (``tournaments:``): the
+public's pages and the players' (their entry form and their team's personal link).
 
-from django.urls import path
+Both audiences keep their URL module in their own package; this module only joins them,
+as ``config.urls`` mounts them at the site's root.
+"""
 
-from tournaments.web import (
-    calendar_feeds,
-    circuits,
-    entry,
-    fixtures,
-    people,
-    public,
-    ratings,
-    statistics,
-    team_link,
-)
+from tournaments.web.players import urls as players
+from tournaments.web.public import urls as public
 
 app_name = "tournaments"
 
-urlpatterns = [
-    path("", public.home, name="home"),
-    path("c/<slug:slug>/", public.championship, name="championship"),
-    path("c/<slug:slug>/board/", public.board, name="board"),
-    path("c/<slug:slug>/enter/", entry.enter, name="enter"),
-    path(
-        "c/<slug:slug>/stages/<int:stage_id>/standings/",
-        public.standings,
-        name="standings",
-    ),
-    path("c/<slug:slug>/stages/<int:stage_id>/bracket/", public.bracket, name="bracket"),
-    path(
-        "c/<slug:slug>/stages/<int:stage_id>/rounds/<int:number>/",
-        public.round_matches,
-        name="round",
-    ),
-    path("c/<slug:slug>/matches/<int:match_id>/", public.match, name="match"),
-    path("c/<slug:slug>/teams/<int:team_id>/", people.team, name="team"),
-    path("c/<slug:slug>/schedule/", people.schedule, name="schedule"),
-    path("c/<slug:slug>/fixtures/", fixtures.matchdays, name="fixtures"),
-    path("c/<slug:slug>/fixtures/print/", fixtures.matchdays_print, name="fixtures_print"),
-    path(
-        "c/<slug:slug>/stages/<int:stage_id>/matchdays/<int:number>/",
-        fixtures.matchday,
-        name="matchday",
-    ),
-    path("c/<slug:slug>/fixtures.ics", calendar_feeds.championship_feed, name="fixtures_ics"),
-    path(
-        "c/<slug:slug>/teams/<int:team_id>/fixtures/", fixtures.team_fixtures, name="team_fixtures"
-    ),
-    path(
-        "c/<slug:slug>/teams/<int:team_id>/fixtures/print/",
-        fixtures.team_fixtures_print,
-        name="team_fixtures_print",
-    ),
-    path(
-        "c/<slug:slug>/teams/<int:team_id>/fixtures.ics",
-        calendar_feeds.team_feed,
-        name="team_fixtures_ics",
-    ),
-    path(
-        "c/<slug:slug>/statistics/",
-        statistics.championship_statistics,
-        name="statistics",
-    ),
-    path("c/<slug:slug>/statistics.csv", statistics.statistics_csv, name="statistics_csv"),
-    path("circuits/", circuits.circuit_list, name="circuits"),
-    path("circuits/<slug:slug>/", circuits.circuit, name="circuit"),
-    path("circuits/<slug:slug>/ranking.csv", circuits.ranking_csv, name="circuit_csv"),
-    path("people/<int:person_id>/", people.person, name="person"),
-    path("ratings/<slug:family>/", ratings.leaderboard, name="ratings"),
-    path("c/<slug:slug>/team/<str:token>/", team_link.team_link, name="team_link"),
-]
+urlpatterns = [*public.urlpatterns, *players.urlpatterns]

@@ -1,4 +1,4 @@
-"""The organiser's circuit pages (tournaments/web/circuits_organiser.py)."""
+"""The organiser's circuit pages (tournaments/web/organiser/circuits.py)."""
 
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ services (results from hands)."""
 import pytest
 
 from tests.tournaments.conftest import play
-from tournaments.circuits.placements import championship_placements
 from tournaments.models import Match
 from tournaments.stages import services as stage_services
+from tournaments.standings.placements import championship_placements
 
 
 def favourite(match: Match):

@@ -1,5 +1,5 @@
 """Online entry's pages: the public form and its answer, the organiser's entries page and
-the poster (tournaments/web/entry.py, tournaments/web/entries.py)."""
+the poster (tournaments/web/players/entry.py, tournaments/web/organiser/entries.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.tournaments.entries.conftest import enter
 from tests.tournaments.factories import ChampionshipFactory, UserFactory
 from tournaments.entries import services
 from tournaments.models import Championship, Entry, Team, TeamAct
-from tournaments.web.printing import pdf_unavailable_reason
+from tournaments.web.organiser.printing import pdf_unavailable_reason
 
 
 @pytest.fixture(autouse=True)

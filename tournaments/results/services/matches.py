@@ -28,7 +28,7 @@ from tournaments.models import (
     Stage,
 )
 from tournaments.results import records
-from tournaments.results.selectors import hand_write_problem
+from tournaments.results.selectors import by_hands_problem, hand_write_problem
 from tournaments.signals import announce_match
 from tournaments.standings import services as standing_services
 
@@ -121,6 +121,13 @@ def _check_playable(match: Match) -> None:
         )
 
 
+def _check_by_hands(match: Match) -> None:
+    """Refuse a hand for a match recorded as its result (``by_hands_problem``)."""
+    problem = by_hands_problem(match=match)
+    if problem is not None:
+        raise problem
+
+
 @transaction.atomic
 def match_start(
     *,
@@ -138,6 +145,7 @@ def match_start(
     match = _locked_match(match)
     _check_may_write(match, by)
     _check_playable(match)
+    _check_by_hands(match)
     if match.hands.exists():
         raise TournamentError(
             _("The seats cannot change once hands have been recorded."), code="seats_locked"

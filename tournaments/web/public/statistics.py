@@ -26,7 +26,7 @@ from tournaments.models import Championship
 from tournaments.ratings import statistics_selectors as selectors
 from tournaments.ratings.statistics_selectors import Totals
 from tournaments.results.story import CALL_NAMES
-from tournaments.web.public import _championship
+from tournaments.web.public.championships import _championship
 
 CHART_WIDTH = 320
 BAR_HEIGHT = 18

@@ -27,7 +27,7 @@ from tournaments.championships import services as championship_services
 from tournaments.models import Championship, Person, Team
 from tournaments.people import selectors as people_selectors
 from tournaments.people import services as people_services
-from tournaments.web.forms import PeopleSearchForm, PersonForm, add_service_error
+from tournaments.web.organiser.forms import PeopleSearchForm, PersonForm, add_service_error
 
 
 def ask_people(

@@ -38,8 +38,8 @@ from tournaments.results import services as result_services
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
-from tournaments.web import people_organiser
-from tournaments.web.forms import (
+from tournaments.web.organiser import people as people_organiser
+from tournaments.web.organiser.forms import (
     PRESET_CHOICES,
     ChampionshipCreateForm,
     ChampionshipDetailsForm,

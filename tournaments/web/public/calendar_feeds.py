@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Championship, Match, Team
 from tournaments.stages import fixtures as fixture_selectors
-from tournaments.web.public import _championship
+from tournaments.web.public.championships import _championship
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 # How long a match is shown in a calendar: a best of three takes an evening.

@@ -38,8 +38,9 @@ from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
-from tournaments.web import people_organiser, shown_once
-from tournaments.web.forms import (
+from tournaments.web.organiser import people as people_organiser
+from tournaments.web.organiser.championships import _championship, _post_only
+from tournaments.web.organiser.forms import (
     InvitationAcceptForm,
     RefereeAddForm,
     RefereeInviteForm,
@@ -47,7 +48,7 @@ from tournaments.web.forms import (
     TeamEditForm,
     add_service_error,
 )
-from tournaments.web.organiser import _championship, _post_only
+from tournaments.web.shared import shown_once
 
 logger = logging.getLogger(__name__)
 

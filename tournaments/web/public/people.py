@@ -23,8 +23,8 @@ from tournaments.live import public_page
 from tournaments.people import history as people_history
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.stages import selectors as stage_selectors
-from tournaments.web.public import _championship
-from tournaments.web.statistics import person_section, team_section
+from tournaments.web.public.championships import _championship
+from tournaments.web.public.statistics import person_section, team_section
 
 # A search longer than any name is cut: every distinct query is a page in the cache.
 QUERY_MAX = 60

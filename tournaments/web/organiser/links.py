@@ -22,10 +22,10 @@ from django.views.decorators.cache import never_cache
 from tournaments.entries import acts, link_selectors
 from tournaments.entries.services import link_issue, link_revoke
 from tournaments.models import TeamAct
-from tournaments.web import shown_once
-from tournaments.web.day import _team
-from tournaments.web.forms.links import SelfCheckInForm
-from tournaments.web.organiser import _championship, _post_only
+from tournaments.web.organiser.championships import _championship, _post_only
+from tournaments.web.organiser.day import _team
+from tournaments.web.organiser.forms.links import SelfCheckInForm
+from tournaments.web.shared import shown_once
 
 LINK_COOKIE = "tanteo_team_link"
 LINK_COOKIE_SALT = "tanteo.team-link-shown"

@@ -2,18 +2,18 @@
 
 from django.urls import path
 
-from tournaments.web import (
-    circuits_organiser,
+from tournaments.web.organiser import championships as views
+from tournaments.web.organiser import (
+    circuits,
     day,
     entries,
-    league_organiser,
-    links_organiser,
-    people_organiser,
+    league,
+    links,
+    people,
     printing,
-    ratings_organiser,
+    ratings,
     results,
 )
-from tournaments.web import organiser as views
 
 app_name = "organiser"
 
@@ -51,29 +51,29 @@ urlpatterns = [
     path("invitation/<str:token>/", day.invitation_accept, name="invitation"),
     path("check-in/<str:token>/", day.check_in_scan, name="check_in_scan"),
     # The circuits he manages: championships grouped into one ranking (issue 23).
-    path("circuits/", circuits_organiser.circuits, name="circuits"),
-    path("circuits/new/", circuits_organiser.circuit_create, name="circuit_create"),
-    path("circuits/<slug:circuit>/", circuits_organiser.circuit_detail, name="circuit"),
-    path("circuits/<slug:circuit>/edit/", circuits_organiser.circuit_edit, name="circuit_edit"),
+    path("circuits/", circuits.circuits, name="circuits"),
+    path("circuits/new/", circuits.circuit_create, name="circuit_create"),
+    path("circuits/<slug:circuit>/", circuits.circuit_detail, name="circuit"),
+    path("circuits/<slug:circuit>/edit/", circuits.circuit_edit, name="circuit_edit"),
     path(
         "circuits/<slug:circuit>/events/<int:event_id>/",
-        circuits_organiser.event_detail,
+        circuits.event_detail,
         name="circuit_event",
     ),
     path(
         "circuits/<slug:circuit>/events/<int:event_id>/remove/",
-        circuits_organiser.event_remove,
+        circuits.event_remove,
         name="circuit_event_remove",
     ),
     path(
         "circuits/<slug:circuit>/events/<int:event_id>/teams/<int:team_id>/move/",
-        circuits_organiser.team_move,
+        circuits.team_move,
         name="circuit_team_move",
     ),
     # The people of every championship the user manages: one page across them.
-    path("people/", people_organiser.people, name="people"),
-    path("people/merge/", people_organiser.person_merge, name="person_merge"),
-    path("people/<int:person_id>/", people_organiser.person_edit, name="person_edit"),
+    path("people/", people.people, name="people"),
+    path("people/merge/", people.person_merge, name="person_merge"),
+    path("people/<int:person_id>/", people.person_edit, name="person_edit"),
     path("<slug:slug>/", views.championship_overview, name="championship"),
     path("<slug:slug>/details/", views.championship_details, name="championship_details"),
     path("<slug:slug>/status/", views.championship_status, name="championship_status"),
@@ -81,7 +81,7 @@ urlpatterns = [
     path("<slug:slug>/teams/import/", views.teams_import, name="teams_import"),
     path(
         "<slug:slug>/teams/seed-by-rating/",
-        ratings_organiser.teams_seed_by_rating,
+        ratings.teams_seed_by_rating,
         name="teams_seed_by_rating",
     ),
     path("<slug:slug>/teams/<int:team_id>/remove/", views.team_remove, name="team_remove"),
@@ -94,20 +94,20 @@ urlpatterns = [
     path("<slug:slug>/teams/qr/", day.team_qr_codes, name="team_qr"),
     path(
         "<slug:slug>/teams/<int:team_id>/link/",
-        links_organiser.team_link_shown,
+        links.team_link_shown,
         name="team_link",
     ),
     path(
         "<slug:slug>/teams/<int:team_id>/link/issue/",
-        links_organiser.team_link_issue,
+        links.team_link_issue,
         name="team_link_issue",
     ),
     path(
         "<slug:slug>/teams/<int:team_id>/link/revoke/",
-        links_organiser.team_link_revoke,
+        links.team_link_revoke,
         name="team_link_revoke",
     ),
-    path("<slug:slug>/self-check-in/", links_organiser.self_check_in, name="self_check_in"),
+    path("<slug:slug>/self-check-in/", links.self_check_in, name="self_check_in"),
     path(
         "<slug:slug>/teams/template-<str:language>.csv",
         day.teams_template,
@@ -157,16 +157,16 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/stages/<int:stage_id>/matchdays/",
-        league_organiser.matchdays,
+        league.matchdays,
         name="league_matchdays",
     ),
     path(
         "<slug:slug>/stages/<int:stage_id>/matchdays/<int:number>/date/",
-        league_organiser.matchday_date,
+        league.matchday_date,
         name="league_matchday_date",
     ),
-    path(f"{_match}/schedule/", league_organiser.match_schedule, name="league_match_schedule"),
-    path(f"{_match}/postpone/", league_organiser.match_postpone, name="league_match_postpone"),
+    path(f"{_match}/schedule/", league.match_schedule, name="league_match_schedule"),
+    path(f"{_match}/postpone/", league.match_postpone, name="league_match_postpone"),
     path("<slug:slug>/matches/<int:match_id>/walkover/", views.match_walkover, name="walkover"),
     path("<slug:slug>/export/<str:kind>.csv", views.export_csv, name="export"),
     *results_urls,

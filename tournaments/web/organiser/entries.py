@@ -26,9 +26,10 @@ from tournaments.championships.words import words
 from tournaments.entries import selectors as entry_selectors
 from tournaments.entries import services as entry_services
 from tournaments.models import Championship, Entry, TeamAct
-from tournaments.web.forms.entries import EntryPolicyForm, EntryReasonForm, add_entry_errors
-from tournaments.web.organiser import _championship, _post_only
-from tournaments.web.printing import _pdf, _render
+from tournaments.web.organiser.championships import _championship, _post_only
+from tournaments.web.organiser.forms.entries import EntryPolicyForm, EntryReasonForm
+from tournaments.web.organiser.printing import _pdf, _render
+from tournaments.web.shared.forms import add_entry_errors
 
 
 @login_required

@@ -26,12 +26,9 @@ from tournaments.entries import services as entry_services
 from tournaments.entries.mail import entry_link_mail
 from tournaments.entries.towns import town_rule
 from tournaments.models import Championship
-from tournaments.web.forms.entries import EntryForm, add_entry_errors, new_form_key
-
-
-def team_link(request: HttpRequest, championship: Championship, token: str) -> str:
-    """The absolute URL of a team's personal link (its page: ``/c/<slug>/team/<token>/``)."""
-    return request.build_absolute_uri(f"/c/{championship.slug}/team/{token}/")
+from tournaments.web.players.forms import EntryForm, new_form_key
+from tournaments.web.shared.forms import add_entry_errors
+from tournaments.web.shared.links import team_link
 
 
 @never_cache

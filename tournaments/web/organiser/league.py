@@ -24,7 +24,7 @@ from tournaments.results import selectors as result_selectors
 from tournaments.stages import fixtures as fixture_selectors
 from tournaments.stages import league
 from tournaments.stages import selectors as stage_selectors
-from tournaments.web.forms import (
+from tournaments.web.organiser.forms import (
     MatchdayDateForm,
     MatchPostponeForm,
     MatchScheduleForm,

@@ -23,9 +23,9 @@ from tournaments.circuits import access
 from tournaments.circuits import services as circuit_services
 from tournaments.entries.mail import entry_link_mail
 from tournaments.models import Circuit, CircuitEvent, Entry, Team
-from tournaments.web import shown_once
-from tournaments.web.entry import team_link
-from tournaments.web.forms.circuits import CircuitForm, EventForm, MoveForm, add_errors
+from tournaments.web.organiser.forms.circuits import CircuitForm, EventForm, MoveForm, add_errors
+from tournaments.web.shared import shown_once
+from tournaments.web.shared.links import team_link
 
 MOVED_COOKIE = "tanteo_moved_link"
 MOVED_COOKIE_SALT = "tanteo.moved-team-link"

@@ -26,8 +26,8 @@ from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
-from tournaments.web.forms import add_service_error
-from tournaments.web.results_forms import (
+from tournaments.web.organiser.forms import add_service_error
+from tournaments.web.organiser.results_forms import (
     AuditFilterForm,
     HandCorrectionForm,
     HandRemovalForm,

@@ -13,10 +13,7 @@ people's search).
 
 from __future__ import annotations
 
-from tournaments.web.forms.base import (
-    add_service_error,
-)
-from tournaments.web.forms.championships import (
+from tournaments.web.organiser.forms.championships import (
     PRESET_CHOICES,
     TABLE_SIZES,
     ChampionshipCreateForm,
@@ -26,18 +23,18 @@ from tournaments.web.forms.championships import (
     TieBreakChainMixin,
     rule_choices,
 )
-from tournaments.web.forms.league import (
+from tournaments.web.organiser.forms.league import (
     MatchdayDateForm,
     MatchPostponeForm,
     MatchScheduleForm,
 )
-from tournaments.web.forms.people import PeopleSearchForm, PersonForm
-from tournaments.web.forms.referees import (
+from tournaments.web.organiser.forms.people import PeopleSearchForm, PersonForm
+from tournaments.web.organiser.forms.referees import (
     InvitationAcceptForm,
     RefereeAddForm,
     RefereeInviteForm,
 )
-from tournaments.web.forms.rounds import (
+from tournaments.web.organiser.forms.rounds import (
     MatchAssignForm,
     MatchAssignFormSet,
     RefereeChoiceField,
@@ -45,11 +42,14 @@ from tournaments.web.forms.rounds import (
     StageForm,
     WalkoverForm,
 )
-from tournaments.web.forms.teams import (
+from tournaments.web.organiser.forms.teams import (
     SubstitutionForm,
     TeamEditForm,
     TeamForm,
     TeamImportForm,
+)
+from tournaments.web.shared.forms import (
+    add_service_error,
 )
 
 __all__ = [

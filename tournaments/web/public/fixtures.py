@@ -20,7 +20,7 @@ from tournaments.championships.words import words
 from tournaments.live import public_page
 from tournaments.models import Championship, Team
 from tournaments.stages import fixtures as fixture_selectors
-from tournaments.web.public import _championship
+from tournaments.web.public.championships import _championship
 
 
 def _team(championship: Championship, team_id: int) -> Team:

@@ -1,0 +1,28 @@
+"""What the forms of every audience share: a service's refusal shown on the form, beside
+the field it names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+
+def add_service_error(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's error on ``form``: on the option it names, else above the form."""
+    params = getattr(error, "params", None) or {}
+    field = params.get("option") if isinstance(params, dict) else None
+    if field in form.fields:
+        form.add_error(field, error.messages)
+    else:
+        form.add_error(None, error.messages)
+
+
+def add_entry_errors(form: forms.Form, errors: Iterable[ValidationError]) -> None:
+    """Each service sentence beside the field it names (``params["field"]``), the others
+    above the form."""
+    for error in errors:
+        params = getattr(error, "params", None) or {}
+        field = params.get("field") if isinstance(params, dict) else None
+        form.add_error(field if field in form.fields else None, error.messages)
