@@ -6,8 +6,9 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, can_manage, is_referee
@@ -307,8 +308,33 @@ def disputed_matches(*, championship: Championship) -> QuerySet[MatchConfirmatio
             status=MatchConfirmation.Status.DISPUTED,
         )
         .select_related("match__stage", "match__round", "match__team_a", "match__team_b")
+        .select_related("match__team_c")
         .select_related("player", "by")
         .order_by("at")
+    )
+
+
+def overdue_reports(*, championship: Championship, now: Any = None) -> QuerySet[Match]:
+    """Results a team reported that the other side has not answered within the
+    championship's time (``Championship.confirm_within``) and nobody disputed: they wait
+    for the organiser, oldest first."""
+    now = now or timezone.now()
+    deadline = now - datetime.timedelta(minutes=championship.confirm_within)
+    disputed = MatchConfirmation.objects.filter(
+        match=OuterRef("pk"), status=MatchConfirmation.Status.DISPUTED
+    )
+    return (
+        Match.objects.filter(
+            stage__championship=championship,
+            recorded=Match.Recorded.RESULT,
+            status=Match.Status.FINISHED,
+            confirmed_at__isnull=True,
+            reported_at__lte=deadline,
+        )
+        .exclude(reported_side="")
+        .exclude(Exists(disputed))
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
+        .order_by("reported_at", "pk")
     )
 
 
@@ -342,6 +368,6 @@ def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
             confirmed_at__isnull=True,
             team_b__isnull=False,
         )
-        .select_related("stage", "round", "team_a", "team_b")
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
         .order_by("finished_at", "pk")
     )
