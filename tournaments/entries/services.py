@@ -92,21 +92,34 @@ def promote_waiting(
     return promoted
 
 
+def entry_refused_error(team: Team) -> TournamentError:
+    """The sentence for an act on a refused entry: it stays as the organiser left it."""
+    return TournamentError(
+        _("The entry of %(team)s was refused: it stays refused."),
+        code="entry_refused",
+        params={"team": team.name},
+    )
+
+
 @transaction.atomic
 def entry_withdraw(
     *, team: Team, via: str, by: AbstractBaseUser | None = None, reason: str = ""
 ) -> list[Entry]:
     """Withdraw ``team`` before the championship starts: its place goes to the first team
-    on the waiting list. A team the organiser typed in gets a withdrawn entry. Returns the
-    entries promoted."""
+    on the waiting list. A team the organiser typed in gets a withdrawn entry. A refused
+    entry stays refused, with the organiser's reason (read under the championship lock,
+    which :func:`entry_refuse` takes too: a refusal and a withdrawal never cross). Returns
+    the entries promoted."""
     championship = team.championship
     lock_championship(championship)
+    entry = Entry.objects.filter(team=team).first()
+    if entry is not None and entry.status == Entry.Status.REFUSED:
+        raise entry_refused_error(team)
     if championship_started(championship):
         raise TournamentError(
             _("The championship has started: ask the organiser to withdraw the team."),
             code="withdraw_started",
         )
-    entry = Entry.objects.filter(team=team).first()
     if entry is not None and entry.status == Entry.Status.WITHDRAWN:
         return []  # a second tap, a retried request: already done
     if entry is None:
