@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0013_rating_change_place"),
+        ("tournaments", "0014_placement_snapshot"),
     ]
 
     operations = [
