@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0014_placement_snapshot"),
+        ("tournaments", "0015_no_referee_at_the_table"),
     ]
 
     operations = [
