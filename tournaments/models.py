@@ -1463,6 +1463,11 @@ class Entry(models.Model):
     email = models.EmailField(_("email"), blank=True)
     # The form's one-time key: the same form posted twice enters one team.
     form_key = models.CharField(_("form key"), max_length=64, blank=True, editable=False)
+    # Who sent it and what (a keyed hash of the address and every field, nothing readable):
+    # the key answers the first entry again only to that sending (entries.services).
+    form_fingerprint = models.CharField(
+        _("form fingerprint"), max_length=64, blank=True, editable=False
+    )
     created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
     class Meta:
