@@ -156,3 +156,18 @@ def test_a_report_nobody_answered_in_time_waits_on_the_results_to_settle(client,
         {"side": "both", "next": "disputes"},
     )
     assert "Nothing needs you" in client.get(url).content.decode()
+
+
+def test_the_public_pages_say_who_keeps_the_score_and_who_reported(client, organiser, match):
+    result_services.match_result_report(
+        match=match, side="B", games=[{"score": {"A": 25, "B": 30}}, {"score": {"A": 2, "B": 30}}]
+    )
+    result_services.match_dispute(match=match, side="A", comment="We won the first.", by=None)
+    page = client.get(reverse("tournaments:championship", args=["sin-arbitros"])).content.decode()
+    assert "Who keeps the score: Results only" in page
+    page = client.get(reverse("tournaments:match", args=["sin-arbitros", match.pk])).content
+    page = page.decode()
+    assert f"Result reported by {match.team_b.name}" in page
+    assert f"{match.team_a.name}: disputed, waiting for the organiser" in page
+    assert "We won the first." not in page  # what a team writes to the organiser
+    assert 'id="hands"' not in page

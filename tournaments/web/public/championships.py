@@ -477,6 +477,24 @@ def _line_ups(match: Match) -> list[tuple[Team, list[Player]]]:
     return shown
 
 
+def _reported(match: Match) -> dict[str, Any] | None:
+    """A match recorded as its result, as the public sees it: who reported it (a team, or
+    the organiser's desk) and each side's answer (confirmed, disputed, waiting); never what
+    a side wrote to the organiser."""
+    if match.recorded != Match.Recorded.RESULT or not match.is_decided:
+        return None
+    names = {side: team.name for side, team in match.teams_by_side().items() if team}
+    answers = result_selectors.match_confirmations(match=match)
+    return {
+        "by": names.get(match.reported_side, "") if match.reported_side else "",
+        "at": match.reported_at,
+        "sides": [
+            {"team": names.get(side, side), "status": getattr(answers.get(side), "status", "")}
+            for side in match.teams_by_side()
+        ],
+    }
+
+
 def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
     try:
         shown = result_selectors.match_detail(pk=match_id)
@@ -502,6 +520,7 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "chart": headline.chart(shown, hands, chart_game),
             "now": _NOW,
             "line_ups": _line_ups(shown),
+            "reported": _reported(shown),
         },
     )
     head, tail = _Stored.around(body, _NOW)
