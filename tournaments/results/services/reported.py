@@ -51,7 +51,7 @@ from tournaments.results.selectors import hand_write_problem
 from tournaments.results.services.derive import _result_changed
 from tournaments.results.services.hands import _revise, _revision
 from tournaments.results.services.matches import _check_playable, _locked_match
-from tournaments.results.services.outcomes import _answer
+from tournaments.results.services.outcomes import _answer, match_confirm
 
 Games = Sequence[Mapping[str, Any]]
 
@@ -232,14 +232,7 @@ def match_result_report(
         # Reported already (by the other side, or at the desk): one result, and this side's
         # report is its answer to it.
         if _same(match, result):
-            return _answer(
-                match=match,
-                side=side,
-                status=MatchConfirmation.Status.CONFIRMED,
-                by=None,
-                player=player,
-                comment="",
-            )
+            return match_confirm(match=match, side=side, by=None, player=player)
         comment = _("%(team)s reported another result: %(result)s.") % {
             "team": _side_team_name(match, side),
             "result": result_text(match, result),
@@ -259,14 +252,7 @@ def match_result_report(
     _revise(
         match, [_revision(None, HandRevision.Action.RESULT, None, _summary(match), side=side)], None
     )
-    return _answer(
-        match=match,
-        side=side,
-        status=MatchConfirmation.Status.CONFIRMED,
-        by=None,
-        player=player,
-        comment="",
-    )
+    return match_confirm(match=match, side=side, by=None, player=player)
 
 
 def _check_organiser(match: Match, by: AbstractBaseUser | None) -> None:
@@ -286,14 +272,7 @@ def _confirm_for_every_side(match: Match, by: AbstractBaseUser | None) -> None:
     answered = dict(MatchConfirmation.objects.filter(match=match).values_list("side", "status"))
     for side in match.teams_by_side():
         if answered.get(side) != MatchConfirmation.Status.CONFIRMED:
-            _answer(
-                match=match,
-                side=side,
-                status=MatchConfirmation.Status.CONFIRMED,
-                by=by,
-                player=None,
-                comment="",
-            )
+            match_confirm(match=match, side=side, by=by, player=None)
 
 
 @transaction.atomic
