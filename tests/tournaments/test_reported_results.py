@@ -11,6 +11,7 @@ from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Championship,
+    HandDraft,
     HandRevision,
     Match,
     MatchConfirmation,
@@ -287,3 +288,21 @@ def test_changing_who_keeps_the_score_touches_no_result(organiser):
     match.refresh_from_db()
     assert match.recorded == Match.Recorded.RESULT and match.winner_id == match.team_a_id
     assert Championship.objects.get(pk=championship.pk).scorekeeping == "referees"
+
+
+def test_a_phone_drafting_a_hand_after_the_result_was_reported_is_told_why(organiser):
+    from tournaments.results import drafts
+
+    match = _match(organiser, scorekeeping=Scorekeeping.PLAYERS)
+    result_services.match_result_report(match=match, side="A", games=WON_2_1)
+    with pytest.raises(TournamentError) as caught:
+        drafts.draft_save(
+            match=match,
+            number=1,
+            record={"events": []},
+            device="phone-1",
+            revision=0,
+            by=None,
+        )
+    assert caught.value.code == "result_reported"
+    assert not HandDraft.objects.filter(match=match).exists()

@@ -120,10 +120,9 @@ def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | N
 def by_hands_problem(*, match: Match) -> TournamentError | None:
     """Why no hand of ``match`` may be recorded or drafted: its result was reported (by a
     team, or typed at the desk). A match has one way of being recorded and the first
-    stored wins; ``None`` when hands may be. Reads the match's row as it is now (call it
-    under the match's lock)."""
-    recorded = Match.objects.filter(pk=match.pk).values_list("recorded", flat=True).first()
-    if recorded != Match.Recorded.RESULT:
+    stored wins; ``None`` when hands may be. ``match`` must have been read under the
+    match's lock (``results.locking.lock_match``, the services' ``_locked_match``)."""
+    if match.recorded != Match.Recorded.RESULT:
         return None
     return TournamentError(
         _(
