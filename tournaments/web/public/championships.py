@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import live
 from tournaments.championships import selectors as championship_selectors
+from tournaments.championships import zones
 from tournaments.championships.words import words
 from tournaments.entries import selectors as entry_selectors
 from tournaments.formats import Section
@@ -50,7 +51,9 @@ def _championship(slug: str) -> Championship:
         [live.SITE, live.structure_topic(slug)],
         lambda: championship_selectors.championship_public(slug=slug),
     )
-    return copy.copy(kept)
+    found = copy.copy(kept)
+    zones.page_championship(found)  # kept: its zone needs no query either
+    return found
 
 
 # Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
@@ -100,7 +103,9 @@ def _stages_with_current_round(championship: Championship) -> list[Stage]:
         stage.current_round = None
         if number:
             label = next((r.label for r in stage.rounds.all() if r.number == number), "")
-            name = round_name(number=number, label=label, settings=stage.settings)
+            name = round_name(
+                number=number, label=label, settings=stage.settings, dated=stage.is_league
+            )
             stage.current_round = CurrentRound(number=number, name=name)
     return stages
 
@@ -502,6 +507,10 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "chart": headline.chart(shown, hands, chart_game),
             "now": _NOW,
             "line_ups": _line_ups(shown),
+            # Why and from when it was moved (a query only for a match postponed).
+            "postponement": fixture_selectors.last_postponement(match=shown)
+            if shown.is_postponed
+            else None,
         },
     )
     head, tail = _Stored.around(body, _NOW)
