@@ -43,6 +43,8 @@ CONFLICTS = {
     "draft_other_device",
     "draft_stale",
     "championship_draft",
+    "entry_refused",
+    "entry_key_used",
 }
 
 # Service refusals of the acting user himself (he may not referee this championship, or

@@ -10,7 +10,9 @@ settings (they differ between machines).
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
+
+from config.logs import hide_in_handlers
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -29,3 +31,8 @@ app.conf.update(
     broker_connection_retry_on_startup=True,
 )
 app.autodiscover_tasks()
+
+# The worker makes its own log handlers (its root's, its tasks'): each hides the secrets
+# of an address, as the site's do (config.logs).
+signals.after_setup_logger.connect(hide_in_handlers, weak=False)
+signals.after_setup_task_logger.connect(hide_in_handlers, weak=False)

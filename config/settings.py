@@ -145,8 +145,9 @@ AUTHENTICATION_BACKENDS = [
 # --- Email (referee invitations) ---------------------------------------------------------
 
 # The console by default: an invitation is printed, and its link is on the organiser's page
-# anyway, so no mail server is needed for anything to work.
-EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# anyway, so no mail server is needed for anything to work. Printed with its secret links
+# hidden (config.logs): the process's output is a log.
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="config.logs.ConsoleEmailBackend")
 EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env.int("EMAIL_PORT", default=25, minimum=1)
 EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
@@ -376,15 +377,31 @@ SPECTACULAR_SETTINGS = {
 
 # --- Logging ----------------------------------------------------------------------------
 
+# Every line with the tokens of the secret addresses hidden (config.logs): a team's link,
+# an invitation, a check-in code. Django's own loggers (its warnings, runserver's and
+# daphne's requests) lose Django's default handlers, which have no such filter, and go up
+# to the root's like every other.
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO").upper()},
-    # django-axes announces itself at every start (commands too); logins and lockouts it
-    # logs from axes.handlers, at INFO and WARNING.
-    "loggers": {"axes.apps": {"level": "WARNING"}},
+    "filters": {"hide_secrets": {"()": "config.logs.HideSecrets"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["hide_secrets"],
+        }
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": [], "propagate": True},
+        # django-axes announces itself at every start (commands too); logins and lockouts
+        # it logs from axes.handlers, at INFO and WARNING.
+        "axes.apps": {"level": "WARNING"},
+    },
 }
 if CELERY_TASK_ALWAYS_EAGER:
     # Tasks run inside the command or request that queued them: a line per task (and

@@ -4,10 +4,10 @@ Pure Python, standard library only. The front door, after python-chess: rule set
 their options, cards, actions, a hand as a state machine (``start_hand``,
 ``legal_actions``, ``apply``), whole records scored into frozen results
 (``score_hand_result``, ``score_match_result``) or into the plain JSON of the command
-line (``score_hand``, ``score_match``), and :class:`HandEntry` for entering a match's next
-hand. Every refusal is an :class:`EngineError` with a stable ``code``
-(docs/scoring.md); the rules are in docs/rules.md, the record format in
-docs/hand-record.md.
+line (``score_hand``, ``score_match``), a match recorded as its result checked and scored
+(``score_reported_result``), and :class:`HandEntry` for entering a match's next hand.
+Every refusal is an :class:`EngineError` with a stable ``code`` (docs/scoring.md); the
+rules are in docs/rules.md, the record format in docs/hand-record.md.
 
 >>> import scoring
 >>> state = scoring.start_hand({"rules": "argentine", "teams": {"A": ["ana"], "B": ["beto"]},
@@ -84,6 +84,7 @@ from scoring.options import OPTIONS, Choice, Option, options_for
 from scoring.phases import Phase, phase
 from scoring.placement import PLACEMENT_KEYS, Placement, table_placement
 from scoring.record import check_text, hand_from_record, score_hand, score_hand_result
+from scoring.reported import ReportedResult, score_reported_result
 from scoring.results import Game, HandResult, Item, MatchHand, NextHand
 from scoring.rules import PRESETS, Ladder, RuleSet
 from scoring.session import team_mazo
@@ -142,6 +143,7 @@ __all__ = [
     "Play",
     "PlayerFacts",
     "RecordError",
+    "ReportedResult",
     "RuleSet",
     "RuleSetError",
     "SideFacts",
@@ -174,6 +176,7 @@ __all__ = [
     "score_match",
     "score_match_result",
     "score_next_hand",
+    "score_reported_result",
     "start_hand",
     "subhand_record",
     "table_placement",

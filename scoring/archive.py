@@ -7,11 +7,16 @@ record (the championship's ``rules`` with the match's ``best_of``, its ``lineup`
 ``seats``, the hands' records), scores it and lists every difference with what the
 archive says, as ``python -m scoring archive-check FILE`` prints them.
 
-Only what the check reads is validated, by hand (the engine uses the standard library
-alone), and a file that does not fit is refused with ``archive_invalid`` and the JSON
-path of the first problem. A hand the engine refuses is a disagreement (the archive
-stored a result for it), not an invalid file. Values are never echoed back unless they
-were checked first: a hostile file cannot make the answer unprintable.
+Only what the check reads is validated (:mod:`scoring.archive_read`), and a file that
+does not fit is refused with ``archive_invalid`` and the JSON path of the first problem.
+A hand the engine refuses is a disagreement (the archive stored a result for it), not an
+invalid file.
+
+A match recorded as its result (``"recorded": "result"``; absent, ``"hands"``) has no
+hands: its ``games`` are the chicos' final scores, checked as a reported result
+(:func:`scoring.score_reported_result`) and compared with its ``winner``, ``chicos``,
+``tantos``, ``games`` and a table's ``places``; an impossible result is the disagreement
+of field ``result``.
 
 :func:`rename_players` rewrites the player names of a record (a hand, its entry, a
 match): the archive names players ``p1``, ``p2``... and Tanteo ``p<id>`` of its own.
@@ -34,20 +39,37 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import EngineError, error
+from scoring.archive_read import (
+    Columns,
+    columns_of,
+    invalid,
+    match_head,
+    read_int,
+    read_list,
+    read_names,
+    read_object,
+    read_places,
+    read_sides,
+    read_text,
+    read_winner,
+    rules_of,
+    stage_placements,
+    stored_games,
+)
+from scoring.errors import EngineError
 from scoring.match import MatchResult, score_match_result
-from scoring.placement import PLACEMENT_KEYS, table_placement
-from scoring.rules import RuleSet
+from scoring.placement import table_placement
+from scoring.reported import score_reported_result
 
 __all__ = ["ARCHIVE_FORMAT", "ARCHIVE_VERSION", "Disagreement", "check_archive", "rename_players"]
 
 ARCHIVE_FORMAT = "tanteo-archive"
 ARCHIVE_VERSION = 1
-SIDES = ("A", "B")
-THREE_SIDES = ("A", "B", "C")
 # Matches whose result the organiser decided (no hands, or hands then a forfeit): their
 # games and winner are not the engine's, only their hands are checked.
 DECIDED_WITHOUT_PLAY = ("walkover", "forfeit", "bye")
+# How a match's result was recorded: hand by hand (the default) or as its result.
+RECORDED = ("hands", "result")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +79,9 @@ class Disagreement:
     ``match`` is the match's id in the archive, ``hand`` the hand's number (None for the
     match as a whole), ``field`` what differs (``points``, ``score``, ``score_before``,
     ``order``, ``status``, ``game``; ``games``, ``winner``, ``chicos``, ``tantos``,
-    ``places`` (a table of three); or
-    ``record``: the engine refuses the hand, ``engine`` holding its error object).
+    ``places`` (a table of three); ``record``: the engine refuses the hand, or
+    ``result``: it refuses a match recorded as its result, ``engine`` holding its error
+    object).
     """
 
     match: int
@@ -77,158 +100,6 @@ class Disagreement:
         }
 
 
-def _invalid(path: str, detail: str) -> EngineError:
-    failure = error("archive_invalid", path=path, detail=detail)
-    failure.params["path"] = path
-    return failure
-
-
-def _object(value: Any, path: str) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise _invalid(path, "it must be an object")
-    return value
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _invalid(path, "it must be a list")
-    return value
-
-
-def _int(value: Any, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _invalid(path, "it must be a whole number, 0 or more")
-    return value
-
-
-def _text(value: Any, path: str) -> str:
-    if not isinstance(value, str):
-        raise _invalid(path, "it must be a text")
-    return value
-
-
-def _sides(value: Any, path: str, names: Sequence[str] = SIDES) -> dict[str, int]:
-    sides = _object(value, path)
-    return {side: _int(sides.get(side), f"{path}.{side}") for side in names}
-
-
-def _names(value: Any, path: str) -> list[str]:
-    return [_text(name, f"{path}[{i}]") for i, name in enumerate(_list(value, path))]
-
-
-def _winner(value: Any, path: str, names: Sequence[str] = SIDES) -> str | None:
-    if value is not None and value not in names:
-        raise _invalid(path, f"it must be {', '.join(names)} or null")
-    return value
-
-
-def _places(value: Any, path: str) -> dict[str, int]:
-    """A table's stored places: ``{}`` before its first hand, else a place for each side."""
-    places = _object(value, path)
-    if not places:
-        return {}
-    found = _sides(places, path, THREE_SIDES)
-    if len(places) != len(THREE_SIDES) or 0 in found.values():
-        raise _invalid(path, "it must give A, B and C a place, 1 or more")
-    return found
-
-
-def _placement(value: Any, path: str) -> list[str] | None:
-    """A stage's ``placement`` chain (None: the engine's default)."""
-    if value is None:
-        return None
-    chain = [_text(key, f"{path}[{i}]") for i, key in enumerate(_list(value, path))]
-    if any(key not in PLACEMENT_KEYS for key in chain) or len(set(chain)) != len(chain):
-        raise _invalid(path, f"it must name some of {', '.join(PLACEMENT_KEYS)}, each once")
-    return chain
-
-
-@dataclass(frozen=True, slots=True)
-class _Table:
-    """How a match's sides are read: ``sides``, the archive's keys of its figures, and
-    ``columns``, each key -> the engine's side whose figures it holds (at a fijo table of
-    three, ``"C"`` holds the pair's, side ``"B"``)."""
-
-    sides: tuple[str, ...] = SIDES
-    columns: Mapping[str, str] | None = None
-
-    @property
-    def three(self) -> bool:
-        return len(self.sides) == 3
-
-    def figures(self, engine: Mapping[str, int]) -> dict[str, int]:
-        """The engine's figures under the archive's keys."""
-        columns = self.columns or {side: side for side in self.sides}
-        return {key: engine.get(side, 0) for key, side in columns.items()}
-
-    def side(self, key: str) -> str:
-        return (self.columns or {}).get(key, key)
-
-
-def _gallo_fijo(rules: Mapping[str, Any]) -> bool:
-    try:
-        return RuleSet.from_spec(rules).gallo == "fijo"
-    except EngineError:
-        return False  # the engine refuses the rules again when it scores a hand
-
-
-def rules_of(championship: Mapping[str, Any], best_of: int, path: str) -> dict[str, Any]:
-    """The match's rule set: the championship's (a preset's name or an object) with the
-    match's ``best_of``, as Tanteo scores it."""
-    rules = championship.get("rules")
-    if isinstance(rules, str):
-        return {"preset": rules, "best_of": best_of}
-    return {**_object(rules, path), "best_of": best_of}
-
-
-def _head(
-    championship: Mapping[str, Any], match: Mapping[str, Any], path: str
-) -> tuple[dict[str, Any], list[Any], _Table]:
-    """The match record without its hands, the hands as they are in the archive and how
-    the match's sides are read."""
-    rules = rules_of(
-        championship, _int(match.get("best_of"), f"{path}.best_of"), "$.championship.rules"
-    )
-    lineup = _object(match.get("lineup"), f"{path}.lineup")
-    table = _Table()
-    if match.get("team_c") is not None:
-        fijo = _gallo_fijo(rules)
-        table = _Table(THREE_SIDES, {"A": "A", "B": "B", "C": "B" if fijo else "C"})
-    teams = {side: _names(lineup.get(side), f"{path}.lineup.{side}") for side in table.sides}
-    if table.three and table.side("C") == "B":
-        # Gallo fijo: the pair is one side of the engine's, B.
-        teams = {"A": teams["A"], "B": teams["B"] + teams["C"]}
-    head: dict[str, Any] = {
-        "rules": rules,
-        "teams": teams,
-        "seats": _names(match.get("seats"), f"{path}.seats"),
-    }
-    captains = lineup.get("captains")
-    if rules.get("preset") == "catalan" and captains is not None and not table.three:
-        head["captains"] = {
-            side: _text(
-                _object(captains, f"{path}.lineup.captains").get(side),
-                f"{path}.lineup.captains.{side}",
-            )
-            for side in SIDES
-        }
-    return head, _list(match.get("hands"), f"{path}.hands"), table
-
-
-def _stored_games(match: Mapping[str, Any], path: str, table: _Table) -> list[dict[str, Any]]:
-    games = []
-    for i, game in enumerate(_list(match.get("games"), f"{path}.games")):
-        where = f"{path}.games[{i}]"
-        game = _object(game, where)
-        games.append(
-            {
-                "winner": _winner(game.get("winner"), f"{where}.winner", table.sides),
-                "score": _sides(game.get("score"), f"{where}.score", table.sides),
-            }
-        )
-    return games
-
-
 def check_match(
     championship: Mapping[str, Any],
     match: Mapping[str, Any],
@@ -237,36 +108,46 @@ def check_match(
 ) -> tuple[int, list[Disagreement]]:
     """Score one match of an archive; returns its number of hands and its disagreements.
 
-    ``placement``: the chain its stage ranks a table of three by (None: the engine's)."""
-    match_id = _int(match.get("id"), f"{path}.id")
-    head, hands, table = _head(championship, match, path)
+    ``placement``: the chain its stage ranks a table of three by (None: the engine's).
+    A match recorded as its result is checked by :func:`check_result_match`."""
+    recorded = match.get("recorded", "hands")
+    if recorded not in RECORDED:
+        raise invalid(f"{path}.recorded", "it must be 'hands' or 'result'")
+    if recorded == "result":
+        return 0, check_result_match(championship, match, path, placement)
+    match_id = read_int(match.get("id"), f"{path}.id")
+    head, hands, table = match_head(championship, match, path)
     sides = table.sides
     stored_hands = []
     entries = []
     for i, hand in enumerate(hands):
         where = f"{path}.hands[{i}]"
-        hand = _object(hand, where)
+        hand = read_object(hand, where)
         stored_hands.append(
             {
-                "number": _int(hand.get("number"), f"{where}.number"),
-                "game": None if hand.get("game") is None else _int(hand["game"], f"{where}.game"),
-                "order": _names(hand.get("order"), f"{where}.order"),
-                "score_before": _sides(hand.get("score_before"), f"{where}.score_before", sides),
-                "points": _sides(hand.get("points"), f"{where}.points", sides),
-                "score": _sides(hand.get("score"), f"{where}.score", sides),
-                "status": _text(hand.get("status"), f"{where}.status"),
+                "number": read_int(hand.get("number"), f"{where}.number"),
+                "game": None
+                if hand.get("game") is None
+                else read_int(hand["game"], f"{where}.game"),
+                "order": read_names(hand.get("order"), f"{where}.order"),
+                "score_before": read_sides(
+                    hand.get("score_before"), f"{where}.score_before", sides
+                ),
+                "points": read_sides(hand.get("points"), f"{where}.points", sides),
+                "score": read_sides(hand.get("score"), f"{where}.score", sides),
+                "status": read_text(hand.get("status"), f"{where}.status"),
             }
         )
-        entries.append(_object(hand.get("record"), f"{where}.record"))
+        entries.append(read_object(hand.get("record"), f"{where}.record"))
     outcome = match.get("outcome")
     played = outcome not in DECIDED_WITHOUT_PLAY
     if played:
-        stored_games = _stored_games(match, path, table)
-        stored_winner = _winner(match.get("winner"), f"{path}.winner", sides)
-        chicos = _sides(match.get("chicos"), f"{path}.chicos", sides)
-        tantos = _sides(match.get("tantos"), f"{path}.tantos", sides)
+        kept_games = stored_games(match, path, table)
+        stored_winner = read_winner(match.get("winner"), f"{path}.winner", sides)
+        chicos = read_sides(match.get("chicos"), f"{path}.chicos", sides)
+        tantos = read_sides(match.get("tantos"), f"{path}.tantos", sides)
         if table.three:
-            places = _places(match.get("places"), f"{path}.places")
+            places = read_places(match.get("places"), f"{path}.places")
     if not hands:
         if not played:
             return 0, []
@@ -299,7 +180,7 @@ def check_match(
         ("winner", stored_winner, result.winner if result is not None else None),
         ("chicos", chicos, engine_chicos),
         ("tantos", tantos, engine_tantos),
-        ("games", stored_games, games),
+        ("games", kept_games, games),
     ]
     if table.three:
         compared.append(("places", places, _engine_places(result, table, placement)))
@@ -309,8 +190,83 @@ def check_match(
     return len(hands), found
 
 
+def check_result_match(
+    championship: Mapping[str, Any],
+    match: Mapping[str, Any],
+    path: str,
+    placement: Sequence[str] | None = None,
+) -> list[Disagreement]:
+    """Check a match recorded as its result: its ``games`` (each chico's final score) as
+    a reported result under the match's rules, then its ``winner``, ``chicos``,
+    ``tantos``, ``games`` and a table's ``places`` against the engine's.
+
+    It has no hands. Not reported yet (no game, no winner, not played) or decided without
+    play (a walkover, forfeit or bye: the organiser's result) there is nothing to check.
+    A result the engine refuses is one disagreement of field ``result``."""
+    match_id = read_int(match.get("id"), f"{path}.id")
+    rules = rules_of(
+        championship, read_int(match.get("best_of"), f"{path}.best_of"), "$.championship.rules"
+    )
+    table = columns_of(match, rules)
+    if read_list(match.get("hands"), f"{path}.hands"):
+        raise invalid(f"{path}.hands", "a match recorded as its result has no hands")
+    if match.get("outcome") in DECIDED_WITHOUT_PLAY:
+        return []
+    games = stored_games(match, path, table)
+    winner = read_winner(match.get("winner"), f"{path}.winner", table.sides)
+    if not games and winner is None and match.get("outcome") != "played":
+        return []
+    stored = {
+        "winner": winner,
+        "chicos": read_sides(match.get("chicos"), f"{path}.chicos", table.sides),
+        "tantos": read_sides(match.get("tantos"), f"{path}.tantos", table.sides),
+        "games": games,
+    }
+    if table.three:
+        stored["places"] = read_places(match.get("places"), f"{path}.places")
+    try:
+        result = score_reported_result(_report(rules, table, games, placement))
+    except EngineError as failure:
+        refused = {**failure.to_dict(), "game": failure.params.get("index")}
+        return [Disagreement(match_id, None, "result", games, {"error": refused})]
+    engine: dict[str, Any] = {
+        "winner": result.winner,
+        "chicos": table.figures(result.chicos),
+        "tantos": table.figures(result.tantos),
+        "games": [{"winner": g.winner, "score": table.figures(g.score)} for g in result.games],
+    }
+    if table.three:
+        engine["places"] = table.figures({p.side: p.place for p in result.places})
+    return [
+        Disagreement(match_id, None, field, stored[field], engine[field])
+        for field in stored
+        if stored[field] != engine[field]
+    ]
+
+
+def _report(
+    rules: Mapping[str, Any],
+    table: Columns,
+    games: Sequence[Mapping[str, Any]],
+    placement: Sequence[str] | None,
+) -> dict[str, Any]:
+    """The reported result (docs/hand-record.md) of an archive's games, on the engine's
+    sides (a fijo pair once, as B), each chico with its stored winner."""
+    sides = sorted({table.side(key) for key in table.sides})
+    report_games = []
+    for game in games:
+        entry: dict[str, Any] = {"score": {side: game["score"][side] for side in sides}}
+        if game["winner"] is not None:
+            entry["winner"] = table.side(game["winner"])
+        report_games.append(entry)
+    report: dict[str, Any] = {"rules": rules, "sides": len(sides), "games": report_games}
+    if placement is not None:
+        report["tiebreaks"] = list(placement)
+    return report
+
+
 def _engine_places(
-    result: MatchResult | None, table: _Table, placement: Sequence[str] | None
+    result: MatchResult | None, table: Columns, placement: Sequence[str] | None
 ) -> dict[str, int]:
     """The table's places as the engine ranks them, under the archive's keys (a fijo
     pair's two players share the pair's); none before the first hand."""
@@ -325,7 +281,7 @@ def _compare_hands(
     match_id: int,
     stored_hands: list[dict[str, Any]],
     head: Mapping[str, Any],
-    table: _Table,
+    table: Columns,
     entries: list[Any],
     result: MatchResult | None = None,
 ) -> list[Disagreement]:
@@ -397,20 +353,20 @@ def check_archive(archive: Any) -> dict[str, Any]:
     ...                    for d in report["disagreements"]]
     (False, [(1, 'points', {'A': 2, 'B': 0}, {'A': 1, 'B': 0})])
     """
-    top = _object(archive, "$")
+    top = read_object(archive, "$")
     if top.get("format") != ARCHIVE_FORMAT:
-        raise _invalid("$.format", f"it must be '{ARCHIVE_FORMAT}'")
+        raise invalid("$.format", f"it must be '{ARCHIVE_FORMAT}'")
     version = top.get("version")
     if isinstance(version, bool) or version != ARCHIVE_VERSION:
-        raise _invalid("$.version", f"this engine reads version {ARCHIVE_VERSION}")
-    championship = _object(top.get("championship"), "$.championship")
-    matches = _list(top.get("matches"), "$.matches")
-    placement = _placements(top.get("stages"))
+        raise invalid("$.version", f"this engine reads version {ARCHIVE_VERSION}")
+    championship = read_object(top.get("championship"), "$.championship")
+    matches = read_list(top.get("matches"), "$.matches")
+    placement = stage_placements(top.get("stages"))
     disagreements: list[Disagreement] = []
     hands = 0
     for i, match in enumerate(matches):
         where = f"$.matches[{i}]"
-        match = _object(match, where)
+        match = read_object(match, where)
         stage = match.get("stage")
         three = match.get("team_c") is not None and isinstance(stage, int)
         chain = placement.get(stage) if three else None
@@ -423,22 +379,6 @@ def check_archive(archive: Any) -> dict[str, Any]:
         "hands": hands,
         "disagreements": [d.to_dict() for d in disagreements],
     }
-
-
-def _placements(stages: Any) -> dict[Any, list[str] | None]:
-    """Each stage's id -> the ``placement`` chain its settings give (only a stage with
-    tables of three may have one; an archive without stages has the engine's default)."""
-    chains: dict[Any, list[str] | None] = {}
-    if stages is None:
-        return chains
-    for i, stage in enumerate(_list(stages, "$.stages")):
-        where = f"$.stages[{i}]"
-        stage = _object(stage, where)
-        settings = _object(stage.get("settings", {}), f"{where}.settings")
-        chains[_int(stage.get("id"), f"{where}.id")] = _placement(
-            settings.get("placement"), f"{where}.settings.placement"
-        )
-    return chains
 
 
 def _rename(name: Any, mapping: Mapping[str, str]) -> Any:

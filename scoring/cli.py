@@ -2,13 +2,15 @@
 
     python -m scoring hand FILE|-        score one hand record
     python -m scoring match FILE|-       score a match record (scoring.match)
+    python -m scoring result FILE|-      check and score a match recorded as its result
     python -m scoring archive-check FILE|-   score a championship's archive again
     python -m scoring envido 7E 6E 1O    -> 33
     python -m scoring flor 5E 6E 7E      -> 38
     python -m scoring --help             usage, exit 0
 
 Any bad input exits 2 and prints only ``{"error": {"code", "message", "event"}}`` on
-stdout (the match command adds ``"hand"``, archive-check ``"path"``); never a traceback.
+stdout (the match command adds ``"hand"``, result ``"game"``, archive-check ``"path"``);
+never a traceback.
 archive-check exits 0 when the archive's results are the engine's, 1 when some differ.
 
 >>> main(["envido", "7E", "6E", "1O"], out=_Capture())
@@ -30,7 +32,7 @@ from scoring.errors import EngineError, error
 __all__ = ["main"]
 
 USAGE = (
-    "python -m scoring hand|match|archive-check FILE|-"
+    "python -m scoring hand|match|result|archive-check FILE|-"
     "  or  python -m scoring envido|flor CARD CARD CARD"
 )
 HELP = """usage: python -m scoring COMMAND ...
@@ -40,6 +42,9 @@ Score truco hands and matches (docs/hand-record.md; rules in docs/rules.md).
 commands:
   hand FILE|-          score one hand record; prints the result object
   match FILE|-         score a match record; prints hands, games and the winner
+  result FILE|-        check a match recorded as its result (each chico's final
+                       score) against its rules; prints the winner, chicos, tantos,
+                       games, places and the match's state
   archive-check FILE|- score every hand and match of a championship's archive
                        (docs/archive.md) again; prints the disagreements, exit 1 if any
   envido CARD...       the envido value of one to three cards, e.g. envido 7E 6E 1O -> 33
@@ -47,7 +52,8 @@ commands:
   --help, -h           this text
 
 Exit 0 with the JSON result on stdout; exit 2 with only {"error": {"code", "message",
-"event"}} on stdout for any bad input (match adds "hand", archive-check "path").
+"event"}} on stdout for any bad input (match adds "hand", result "game",
+archive-check "path").
 Error codes: docs/scoring.md.
 """
 
@@ -85,6 +91,9 @@ def main(
     if argv[:1] == ["match"]:
         # The match command always says which hand is at fault (null: the whole record).
         payload["hand"] = getattr(failure, "hand", None)
+    if argv[:1] == ["result"]:
+        # The 0-based index of the chico at fault in "games" (null: the report as a whole).
+        payload["game"] = failure.params.get("index")
     if argv[:1] == ["archive-check"]:
         # Where in the archive (a JSON path), null when the file is not JSON at all.
         payload["path"] = failure.params.get("path") if isinstance(failure, EngineError) else None
@@ -107,7 +116,7 @@ def _run(argv: list[str], stdin: IO[bytes] | None) -> Any:
         if not 1 <= len(cards) <= 3:
             raise error("bad_arguments", detail="give one to three cards")
         return envido_points(cards)
-    if command not in ("hand", "match", "archive-check"):
+    if command not in ("hand", "match", "result", "archive-check"):
         raise error("unknown_command", command=command)
     if len(args) != 1:
         raise error("bad_arguments", detail=f"{command} takes one FILE or - for stdin")
@@ -120,6 +129,10 @@ def _run(argv: list[str], stdin: IO[bytes] | None) -> Any:
         from scoring.record import score_hand
 
         return score_hand(record)
+    if command == "result":
+        from scoring.reported import score_reported_result
+
+        return score_reported_result(record).to_dict()
     from scoring.match import score_match
 
     return score_match(record)

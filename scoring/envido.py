@@ -6,9 +6,10 @@ docs/rules.md "Envido (argentine presets)" (seeds ``001`` table, ``003``, ``004`
   is accepted; quick entry only checks that no trick has been recorded.
 - "El envido va primero": the side answering an open truco call in the first trick may
   call envido first; the truco is answered once the envido is settled (``003``, ``004``).
-- Chain: envido (at most twice), then real envido (once), then falta envido (answered only
-  by quiero / no quiero), at most ``envido_max_calls`` calls; each raise from the answering
-  side.
+- Chain, option ``envido_chain``: ``ladder`` (``001``), envido (at most twice), then real
+  envido (once), then falta envido; ``free`` (``004``), any of the three as the first call
+  or a reply, in any order. Either way at most ``envido_max_calls`` calls, nothing after a
+  falta envido but quiero / no quiero, and each raise from the answering side.
 
 >>> accepted_points(["envido", "real_envido"])
 5
@@ -42,20 +43,28 @@ _RANK = {"envido": 0, "real_envido": 1, "falta_envido": 2}
 _MAX_EACH = {"envido": 2, "real_envido": 1, "falta_envido": 1}
 
 
-def check_chain(chain: Sequence[str], call: str, max_calls: int) -> None:
-    """May ``call`` follow ``chain``? E, E, R, F in that order, at most ``max_calls``.
+def check_chain(chain: Sequence[str], call: str, max_calls: int, order: str = "ladder") -> None:
+    """May ``call`` follow ``chain``? At most ``max_calls`` calls and nothing after a falta
+    envido; with ``order`` ``"ladder"`` (option ``envido_chain``, ``001``) only E, E, R, F
+    in that order, with ``"free"`` (``004``) any call in any order.
 
     >>> check_chain(["real_envido"], "envido", 4)
     Traceback (most recent call last):
     ...
     scoring.errors.IllegalActionError: 'envido' cannot follow real_envido in the envido chain.
+    >>> check_chain(["real_envido"], "envido", 3, "free")
+    >>> check_chain(["falta_envido"], "envido", 3, "free")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IllegalActionError: 'envido' cannot follow falta_envido in the envido chain.
     """
     if len(chain) >= max_calls:
         raise error("envido_limit", limit=max_calls)
-    if chain and (
-        _RANK[call] < _RANK[chain[-1]]
-        or chain[-1] == "falta_envido"
-        or chain.count(call) >= _MAX_EACH[call]
+    if not chain:
+        return
+    if chain[-1] == "falta_envido" or (
+        order == "ladder"
+        and (_RANK[call] < _RANK[chain[-1]] or chain.count(call) >= _MAX_EACH[call])
     ):
         raise error("envido_chain", call=call, chain=" + ".join(chain))
 
@@ -70,7 +79,11 @@ def refused_points(chain: Sequence[str]) -> int:
 
 
 def accepted_points(chain: Sequence[str]) -> int:
-    """Accepted, without a falta envido: the sum of the chain (envido 2, real envido 3)."""
+    """Accepted, without a falta envido: the sum of the chain (envido 2, real envido 3).
+
+    >>> accepted_points(["real_envido", "envido"]), accepted_points(["envido"] * 3)
+    (5, 6)
+    """
     return sum(VALUES[c] for c in chain)
 
 
@@ -128,7 +141,7 @@ def check_call(state: HandState, by: str, call: str) -> None:
             raise error("envido_too_late", detail="the first trick is over")
         if state.mode == DETAILED and by in state.played:
             raise error("envido_too_late", detail=f"{by} has already played his card")
-    check_chain(state.envido_calls, call, rules.envido_max_calls)
+    check_chain(state.envido_calls, call, rules.envido_max_calls, rules.envido_chain)
 
 
 def do_call(state: HandState, by: str, call: str) -> None:

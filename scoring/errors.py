@@ -107,7 +107,7 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     "unknown_side": (RecordError, "{side} is not a side of this hand."),
     "unknown_command": (
         RecordError,
-        "Unknown command '{command}': use hand, match, archive-check, envido or flor.",
+        "Unknown command '{command}': use hand, match, result, archive-check, envido or flor.",
     ),
     "bad_arguments": (RecordError, "Bad arguments: {detail}."),
     "archive_invalid": (RecordError, "The archive is invalid at {path}: {detail}."),
@@ -266,6 +266,42 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     ),
     "bad_draft": (MatchError, "The hand being entered is damaged or out of date: {detail}."),
     "placement_invalid": (MatchError, "{detail}"),
+    # -- a match recorded as its result (``scoring.reported``; ``params["index"]``: the chico)
+    "result_invalid": (MatchError, "The reported result is invalid: {detail}."),
+    "chico_unfinished": (
+        MatchError,
+        "Nobody reached {target} in {word} {number}: a {word} ends when a side reaches {target}.",
+    ),
+    "chico_past_target": (
+        MatchError,
+        "{side} has {points} in {word} {number}: a {word} ends the moment a side reaches "
+        "{target}, and points beyond it are not counted.",
+    ),
+    "chico_tied": (
+        MatchError,
+        "Both {side} and {other} reached {target} in {word} {number}: only one side wins a {word}.",
+    ),
+    "chico_winner_needed": (
+        MatchError,
+        "Both {side} and {other} reached {target} in {word} {number}: say which of them won it.",
+    ),
+    "chico_winner_contradicts": (
+        MatchError,
+        "{winner} did not win {word} {number}: a {word} is won by reaching {target}, and "
+        "{winner} has {points}.",
+    ),
+    "chico_after_match": (
+        MatchError,
+        "{winner} had already won the match in {word} {decided}: {word} {number} cannot follow.",
+    ),
+    "match_not_decided": (
+        MatchError,
+        "The match is not over: no side has won {need} of these {played} {words}.",
+    ),
+    "winner_contradicts_result": (
+        MatchError,
+        "The {words} give the match to {actual}, not {stated}.",
+    ),
 }
 
 

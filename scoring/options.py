@@ -31,6 +31,7 @@ _SOURCE = {
     "flor": "003, 004",
     "hierarchy": "004",
     "envido_max_calls": "001, 004",
+    "envido_chain": "001, 004",
     "falta_envido": "003, 004",
     "mazo_envido_point": "001",
     "contraflor_al_resto": "003, 004",

@@ -9,6 +9,8 @@ or ``{"preset": ..., **options}``; an unknown preset, option or value is a
 30
 >>> RuleSet.from_spec({"preset": "trucardo", "target": 15}).falta_envido
 'rival_to_half'
+>>> RuleSet.from_spec({"preset": "argentine", "envido_chain": "free"}).envido_chain
+'free'
 >>> RuleSet.from_spec({"preset": "argentine", "colour": "red"})
 Traceback (most recent call last):
 ...
@@ -70,6 +72,7 @@ _ARGENTINE: dict[str, tuple[Any, ...]] = {
     "flor": (True, False),
     "hierarchy": ("traditional", "inverse"),
     "envido_max_calls": (2, 3, 4),
+    "envido_chain": ("ladder", "free"),
     "falta_envido": ("leader_to_target", "rival_to_half", "leader_to_half", "whole_chico"),
     "mazo_envido_point": (True, False),
     "contraflor_al_resto": ("resto_plus_flores", "whole_chico"),
@@ -114,6 +117,7 @@ class RuleSet:
     flor: bool = False
     hierarchy: str = "traditional"
     envido_max_calls: int = 4
+    envido_chain: str = "ladder"  # "ladder": E, E, R, F in order (001); "free": any order (004)
     falta_envido: str = "leader_to_target"
     mazo_envido_point: bool = True
     contraflor_al_resto: str = "resto_plus_flores"
@@ -201,6 +205,7 @@ PRESETS: dict[str, RuleSet] = {
         preset="trucardo",
         flor=True,
         envido_max_calls=3,
+        envido_chain="free",
         falta_envido="rival_to_half",
         contraflor_al_resto="whole_chico",
     ),

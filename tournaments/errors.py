@@ -70,7 +70,7 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "unknown_player": _("%(player)s is not a player of this hand."),
     "unknown_side": _("%(side)s is not a side of this hand."),
     "unknown_command": _(
-        "Unknown command '%(command)s': use hand, match, archive-check, envido or flor."
+        "Unknown command '%(command)s': use hand, match, result, archive-check, envido or flor."
     ),
     "bad_arguments": _("Bad arguments: %(detail)s."),
     "archive_invalid": _("The archive is invalid at %(path)s: %(detail)s."),
@@ -153,6 +153,35 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "pica_pica_invalid": _(
         "The pica-pica sub-hands are invalid: each player plays exactly one, against one opponent."
     ),
+    "result_invalid": _("The reported result is invalid."),
+    "chico_unfinished": _(
+        "Nobody reached %(target)s in %(word)s %(number)s: a %(word)s ends when a side "
+        "reaches %(target)s."
+    ),
+    "chico_past_target": _(
+        "%(side)s has %(points)s in %(word)s %(number)s: a %(word)s ends the moment a side "
+        "reaches %(target)s, and points beyond it are not counted."
+    ),
+    "chico_tied": _(
+        "Both %(side)s and %(other)s reached %(target)s in %(word)s %(number)s: only one side "
+        "wins a %(word)s."
+    ),
+    "chico_winner_needed": _(
+        "Both %(side)s and %(other)s reached %(target)s in %(word)s %(number)s: say which of "
+        "them won it."
+    ),
+    "chico_winner_contradicts": _(
+        "%(winner)s did not win %(word)s %(number)s: a %(word)s is won by reaching "
+        "%(target)s, and %(winner)s has %(points)s."
+    ),
+    "chico_after_match": _(
+        "%(winner)s had already won the match in %(word)s %(decided)s: %(word)s %(number)s "
+        "cannot follow."
+    ),
+    "match_not_decided": _(
+        "The match is not over: no side has won %(need)s of these %(played)s %(words)s."
+    ),
+    "winner_contradicts_result": _("The %(words)s give the match to %(actual)s, not %(stated)s."),
 }
 
 FORMAT_MESSAGES: dict[str, Any] = {

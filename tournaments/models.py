@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -57,6 +58,14 @@ def manages_every_championship(user: Any) -> bool:
         and user.is_staff
         and user.has_perm(MANAGE_ALL_PERMISSION)
     )
+
+
+class Scorekeeping(models.TextChoices):
+    """Who keeps the score at the tables of a championship (or of one of its stages)."""
+
+    REFEREES = "referees", _("Referees, hand by hand on the tablet")
+    PLAYERS = "players", _("A player of the table, hand by hand on his phone")
+    RESULTS = "results", _("Results only: reported by the teams or typed at the desk")
 
 
 class ChampionshipQuerySet(models.QuerySet):
@@ -140,6 +149,21 @@ class Championship(models.Model):
         ),
     )
 
+    # Who keeps the score at the tables (docs/tournaments.md "No referee at the table"): a
+    # stage may set its own (Stage.scorekeeping). Changing it touches no result recorded.
+    scorekeeping = models.CharField(
+        _("who keeps the score"),
+        max_length=10,
+        choices=Scorekeeping.choices,
+        default=Scorekeeping.REFEREES,
+    )
+    # How long the other side has to answer a result reported by a team before the match
+    # goes to the organiser's results to settle.
+    confirm_within = models.PositiveIntegerField(
+        _("minutes to confirm a reported result"),
+        default=30,
+        validators=[MinValueValidator(1), MaxValueValidator(60 * 24 * 14)],
+    )
     # Until when the teams may check in themselves through their personal links (None:
     # closed); the organiser opens and closes it on the check-in page.
     self_check_in_until = models.DateTimeField(
@@ -431,6 +455,11 @@ class Stage(models.Model):
     # Bumped in the same transaction as every change of a decided result of the stage: a
     # standings snapshot computed at an older version is stale (see StandingsSnapshot).
     results_version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
+    # Who keeps the score in this stage when it differs from the championship's (empty: as
+    # the championship says): ``scorekeeping_in_force``.
+    scorekeeping = models.CharField(
+        _("who keeps the score"), max_length=10, choices=Scorekeeping.choices, blank=True
+    )
 
     class Meta:
         verbose_name = _("stage")
@@ -457,6 +486,11 @@ class Stage(models.Model):
         """The name of this stage's round ``number`` when only its number is known (a
         substitution from it, a check-in for it): "Matchday 3" in a league."""
         return round_name(number=number, label="", settings=self.settings, dated=self.is_league)
+
+    @property
+    def scorekeeping_in_force(self) -> str:
+        """Who keeps the score in this stage: its own choice, else its championship's."""
+        return self.scorekeeping or self.championship.scorekeeping
 
 
 class Group(models.Model):
@@ -618,6 +652,12 @@ class Match(models.Model):
         FORFEIT = "forfeit", _("Forfeit")
         BYE = "bye", _("Bye")
 
+    class Recorded(models.TextChoices):
+        # One way per match: its hands (a referee's tablet, a player's phone) or its result
+        # (the final score of each chico, reported by a team or typed at the desk).
+        HANDS = "hands", _("Hand by hand")
+        RESULT = "result", _("As its result")
+
     class Reason(models.TextChoices):
         # Reasons Tanteo gives itself: stored as a code, told in each reader's language.
         ABSENT = "absent", _("Absent at check-in")
@@ -726,6 +766,13 @@ class Match(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True, editable=False)
     # Where it is played (a league's home venue), copied onto the match: a venue changed
     # later, or a postponement to another place, leaves the history as it was.
+    recorded = models.CharField(
+        _("recorded"), max_length=10, choices=Recorded.choices, default=Recorded.HANDS
+    )
+    # A result reported by a team (its side) or typed at the organiser's desk (no side):
+    # when, so that an answer the other side owes can run out (Championship.confirm_within).
+    reported_at = models.DateTimeField(_("result reported at"), null=True, blank=True)
+    reported_side = models.CharField(_("reported by side"), max_length=1, blank=True)
     venue_name = models.CharField(_("venue"), max_length=200, blank=True)
     venue_address = models.CharField(_("venue's address"), max_length=300, blank=True)
     # Moved from its matchday's date (Postponement keeps each move): shown as postponed
@@ -1065,6 +1112,9 @@ class HandRevision(models.Model):
         WALKOVER = "walkover", _("Walkover")
         CONFIRMED = "confirmed", _("Result confirmed")
         DISPUTED = "disputed", _("Result disputed")
+        RESULT = "result", _("Result recorded")
+        RESULT_CORRECTED = "result_corrected", _("Result corrected")
+        CONVERTED = "converted", _("Way of recording changed")
 
     HAND_ACTIONS = (Action.RECORDED, Action.CORRECTED, Action.REMOVED)
 
@@ -1439,6 +1489,11 @@ class Entry(models.Model):
     email = models.EmailField(_("email"), blank=True)
     # The form's one-time key: the same form posted twice enters one team.
     form_key = models.CharField(_("form key"), max_length=64, blank=True, editable=False)
+    # Who sent it and what (a keyed hash of the address and every field, nothing readable):
+    # the key answers the first entry again only to that sending (entries.services).
+    form_fingerprint = models.CharField(
+        _("form fingerprint"), max_length=64, blank=True, editable=False
+    )
     created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
     class Meta:
@@ -1507,6 +1562,7 @@ class TeamAct(models.Model):
         CHECKED_IN = "checked_in", _("Checked in")
         CONFIRMED = "confirmed", _("Result confirmed")
         DISPUTED = "disputed", _("Result disputed")
+        REPORTED = "reported", _("Result reported")
         MOVED = "moved", _("Moved")
         PERSON_MERGED = "person_merged", _("Two records of a player merged")
         PERSON_EDITED = "person_edited", _("A player's details changed")

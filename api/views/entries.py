@@ -3,11 +3,14 @@
 ``POST championships/{slug}/entries/`` is the entry form for programs: anyone, without
 credentials, limited per address with the page (``tournaments.entries.limits``). Its
 ``Idempotency-Key`` is the form's one-time key (``Entry.form_key``): the same key posted
-again enters nobody new and answers the first entry and its link.
+again enters nobody new. Only the same client (the same address) sending the same body
+gets the first entry and its link again; anything else under the key is a 409 that
+names nothing of the first team (``tournaments.entries.form_keys``).
 """
 
 from __future__ import annotations
 
+from axes.helpers import get_client_ip_address
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -38,8 +41,10 @@ FORM_KEY = OpenApiParameter(
     str,
     OpenApiParameter.HEADER,
     required=False,
-    description="The form's one-time key (up to 64 characters): the same key posted again "
-    "enters no second team and answers the first entry, with its link.",
+    description="The form's one-time key (16 to 64 characters, a random one such as a "
+    "UUID): the same key posted again enters no second team. The same client (address) "
+    "with the same body gets the first entry again, with its link; anything else is 409 "
+    "`entry_key_used`.",
 )
 
 
@@ -77,12 +82,16 @@ class EntryList(ApiView):
     def post(self, request: Request, slug: str) -> Response:
         """Enter a team, as the entry form does: 201 with its place and personal link
         (400 with every problem in ``fields``; 409 ``entries_closed``). The same
-        ``Idempotency-Key`` again answers 200 with the first entry."""
+        ``Idempotency-Key`` again, from the same address with the same body, answers 200
+        with the first entry; under it anything else is 409 ``entry_key_used``."""
         championship = access.championship(request, slug)
         data = self.valid(EntryCreateSerializer, request).validated_data
         form_key = request.headers.get(idempotency.HEADER, "").strip()
-        if len(form_key) > 64:
-            raise errors.Unprocessable(_("An Idempotency-Key here has at most 64 characters."))
+        if form_key and not 16 <= len(form_key) <= 64:
+            # A replay hands back the team's link: its key must be as hard to guess.
+            raise errors.Unprocessable(
+                _("An Idempotency-Key here has 16 to 64 characters: a random one, such as a UUID.")
+            )
         players = [
             PersonDetails(
                 name=p["name"].strip(),
@@ -117,7 +126,11 @@ class EntryList(ApiView):
                     )
                 return Response(errors.body(problems[0].code, problems[0].text, fields), status=400)
         entry, token = entry_services.entry_submit(
-            championship=championship, form_key=form_key, via=TeamAct.Via.API, **kwargs
+            championship=championship,
+            form_key=form_key,
+            via=TeamAct.Via.API,
+            client=get_client_ip_address(request) or "",
+            **kwargs,
         )
         link = request.build_absolute_uri(f"/c/{championship.slug}/team/{token}/") if token else ""
         emailed = False
@@ -135,6 +148,8 @@ class EntryList(ApiView):
         code = status.HTTP_200_OK if entry.repeated else status.HTTP_201_CREATED
         response = Response(EntryCreatedSerializer(answer).data, status=code)
         response["Cache-Control"] = "no-store"
+        if entry.repeated:
+            response[idempotency.REPLAYED] = "true"
         return response
 
 

@@ -54,6 +54,7 @@ def test_list_shows_public_championships_only(api, published, championship_facto
                 "flor": True,
                 "hierarchy": "traditional",
                 "envido_max_calls": 3,
+                "envido_chain": "free",
                 "falta_envido": "rival_to_half",
                 "mazo_envido_point": True,
                 "contraflor_al_resto": "whole_chico",

@@ -72,7 +72,7 @@ def test_every_problem_comes_back_by_field(anon, db):
 
 def test_the_same_idempotency_key_enters_one_team(anon, db):
     _open()
-    headers = {"HTTP_IDEMPOTENCY_KEY": "form-1"}
+    headers = {"HTTP_IDEMPOTENCY_KEY": "c0ffee00-form-0001"}
     url = f"{V1}/championships/copa/entries/"
     first = anon.post(url, _team("Pardos", "ana@example.com"), format="json", **headers)
     again = anon.post(url, _team("Pardos", "ana@example.com"), format="json", **headers)

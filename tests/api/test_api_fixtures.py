@@ -57,3 +57,33 @@ def test_fixtures_payload_and_postponement_permissions():
     assert (
         client_for(stranger).patch(team_url, {"venue_name": "X"}, format="json").status_code == 403
     )
+
+
+@pytest.mark.django_db
+def test_a_time_set_on_a_league_match_keeps_the_leagues_rules():
+    """``PATCH matches/{id}/`` with a time: the league's own move, refused with its
+    sentence on a day its team already plays, and its calendar event moved otherwise."""
+    championship, stage, teams = make_league(4)
+    organiser = UserFactory()
+    championship.organisers.add(organiser)
+    api = client_for(organiser)
+    mine = [m for m in stage.matches.order_by("round__number") if teams[0] in (m.team_a, m.team_b)]
+    first, second = mine[0], mine[1]
+    busy = api.patch(
+        f"{V1}/matches/{first.pk}/",
+        {"scheduled_at": second.scheduled_at.isoformat(), "table": "4"},
+        format="json",
+    )
+    assert busy.status_code == 400
+    assert busy.json()["error"]["code"] == "team_busy"
+    assert "already plays" in busy.json()["error"]["message"]
+    first.refresh_from_db()
+    assert first.table == "" and first.schedule_sequence == 0  # nothing changed
+    moved = api.patch(
+        f"{V1}/matches/{first.pk}/",
+        {"scheduled_at": "2026-03-06T20:00:00-03:00", "table": "4"},
+        format="json",
+    )
+    assert moved.status_code == 200, moved.json()
+    first.refresh_from_db()
+    assert (first.table, first.schedule_sequence) == ("4", 1)

@@ -130,3 +130,54 @@ def table_archive(gallo: str, hands: int | None = None) -> dict[str, Any]:
             }
         ],
     }
+
+
+def result_match(
+    scores: list[dict[str, int]], *, winner: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    """A match recorded as its result (docs/archive.md): ``scores`` are its chicos' final
+    scores, each chico's winner the side at the target (the first, when two are), the
+    match's winner, chicos and tantos as Tanteo stores them; ``fields`` change any of it.
+    Every field the schema requires is there."""
+    sides = sorted(scores[0]) if scores else ["A", "B"]
+    games = []
+    for number, score in enumerate(scores, start=1):
+        top = max(score.values())
+        games.append({"number": number, "winner": next(s for s in sides if score[s] == top),
+                      "score": dict(score)})  # fmt: skip
+    chicos = {s: sum(1 for g in games if g["winner"] == s) for s in sides}
+    match: dict[str, Any] = {
+        "id": 1,
+        "stage": 1,
+        "round": 1,
+        "team_a": 1,
+        "team_b": 2,
+        "status": "finished" if scores else "scheduled",
+        "outcome": "played" if scores else "",
+        "recorded": "result",
+        "best_of": 3,
+        "lineup": {s: [f"p{i}"] for i, s in enumerate(sides, start=1)},
+        "seats": [],
+        "winner": winner
+        if winner is not None
+        else (max(chicos, key=chicos.get) if scores else None),
+        "chicos": chicos,
+        "tantos": {s: sum(g["score"][s] for g in games) for s in sides},
+        "games": games,
+        "hands": [],
+    }
+    if "C" in sides:
+        match["team_c"] = 3
+        match["places"] = {}
+    match.update(fields)
+    return match
+
+
+def result_archive(rules: Any, *matches: dict[str, Any]) -> dict[str, Any]:
+    """An archive of ``matches`` (each :func:`result_match`'s) under ``rules``."""
+    return {
+        "format": "tanteo-archive",
+        "version": 1,
+        "championship": {"rules": rules},
+        "matches": [{**m, "id": i} for i, m in enumerate(matches, start=1)],
+    }

@@ -66,6 +66,8 @@ def test_hand_from_stdin_and_from_a_file(tmp_path):
         (["hand", "/nonexistent/hand.json"], b"", "bad_arguments"),
         (["hand"], b"", "bad_arguments"),
         (["hand", "a", "b"], b"", "bad_arguments"),
+        (["result"], b"", "bad_arguments"),
+        (["result", "-"], b"[1, 2]", "result_invalid"),
         (["deal"], b"", "unknown_command"),
         ([], b"", "bad_arguments"),
         (["envido", "7E", "7E"], b"", "bad_arguments"),
@@ -153,7 +155,8 @@ def test_help_prints_the_usage_and_exits_0(flag):
     assert proc.returncode == 0 and proc.stderr == b""
     text = proc.stdout.decode()
     assert text.startswith("usage: python -m scoring")
-    assert all(command in text for command in ("hand FILE", "match FILE", "envido", "flor"))
+    commands = ("hand FILE", "match FILE", "result FILE", "archive-check FILE", "envido", "flor")
+    assert all(command in text for command in commands)
 
 
 @pytest.mark.parametrize("argv", [["envido", b"\xff"], ["hand", b"/nonexistent/\xff.json"]])

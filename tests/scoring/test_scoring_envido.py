@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.actions import Call
+from scoring.errors import RuleSetError
+from scoring.hand import apply, legal_actions
+from scoring.record import hand_from_record
+from scoring.rules import RuleSet
+from tests.scoring.conftest import make_record
 from tests.scoring.events import answer, call, tricks
 
 E, R, F = "envido", "real_envido", "falta_envido"
+CHAIN = (E, R, F)
 
 
 def chain_events(calls, reply):
@@ -230,3 +237,130 @@ def test_a_winner_contradicting_the_cards_is_an_error(illegal):
 def test_an_accepted_envido_must_be_settled(illegal):
     err = illegal([call("ana", E), answer("beto", "quiero"), *tricks("A", "A")])
     assert (err.code, err.event) == ("settlement_missing", None)
+
+
+# -- option envido_chain: 001's ladder or 004's free chain -----------------------------------
+# 004 (Trucardo): "Cualquiera de estas tres apuestas se puede usar tanto como una primera
+# apuesta como réplica a una apuesta anterior, a la que se acumula, con un límite de dos
+# réplicas posibles para el envido. Como excepción, nunca se puede replicar a un falta
+# envido." Calls, points when refused (the chain before the last call, at least 1),
+# points when accepted (None: a falta envido, worth its value alone).
+TABLE_004 = [
+    ([E], 1, 2),
+    ([R], 1, 3),
+    ([F], 1, None),
+    ([R, E], 3, 5),  # a real envido answered by an envido: the ladder refuses it
+    ([R, R], 3, 6),
+    ([E, E, E], 4, 6),
+    ([R, E, E], 5, 7),
+    ([R, R, R], 6, 9),
+    ([E, R, E], 5, 7),
+    ([R, E, F], 5, None),
+    ([E, E, F], 4, None),
+]
+
+
+@pytest.mark.parametrize(("calls", "refused", "accepted"), TABLE_004)
+def test_seed_004_free_chain_refused(hand, calls, refused, accepted):
+    events, last_side = chain_events(calls, "no_quiero")
+    result = hand([*events, *tricks("A", "A")], rules="trucardo")
+    envido = result["items"][0]
+    assert (envido["side"], envido["points"], envido["accepted"]) == (last_side, refused, False)
+    assert envido["calls"] == calls
+
+
+@pytest.mark.parametrize(("calls", "refused", "accepted"), TABLE_004)
+def test_seed_004_free_chain_accepted(hand, calls, refused, accepted):
+    events, _ = chain_events(calls, "quiero")
+    # Score 10-20, winner A: trucardo's falta envido (rival_to_half) is what the loser B,
+    # in buenas, needs to reach 30: 10.
+    result = hand([*events, {"envido_winner": "A"}, *tricks("B", "B")], rules="trucardo",
+                  score=(10, 20))  # fmt: skip
+    envido = result["items"][0]
+    assert (envido["side"], envido["accepted"]) == ("A", True)
+    assert envido["points"] == (accepted if accepted is not None else 10)
+
+
+@pytest.mark.parametrize(
+    ("calls", "rules", "code", "event", "book"),
+    [
+        ([E, E, E, E], "trucardo", "envido_limit", 3, "004: a call and two replies"),
+        ([R, E, R, E], "trucardo", "envido_limit", 3, "004: a call and two replies"),
+        ([F, E], "trucardo", "envido_chain", 1, "004: nunca se puede replicar a un falta envido"),
+        ([E, F, R], "trucardo", "envido_chain", 2, "004: nothing after a falta envido"),
+        ([R, F, F], "trucardo", "envido_chain", 2, "004: nor another falta envido"),
+        ([R, E], {"preset": "trucardo", "envido_chain": "ladder"}, "envido_chain", 1,
+         "001's ladder chosen for trucardo"),
+        ([E, E, E], {"preset": "trucardo", "envido_chain": "ladder"}, "envido_chain", 2,
+         "001's ladder: envido at most twice"),
+        ([R, E], "argentine", "envido_chain", 1, "001: envido, then real envido, then falta"),
+        ([R, E], "argentine_flor", "envido_chain", 1, "001's ladder for argentine_flor"),
+    ],
+)  # fmt: skip
+def test_the_chain_each_option_refuses(illegal, calls, rules, code, event, book):
+    events, _ = chain_events(calls, "quiero")
+    err = illegal(events, rules=rules)
+    assert (err.code, err.event) == (code, event), book
+
+
+def test_a_free_chain_may_be_chosen_for_argentine_up_to_its_four_calls(hand, illegal):
+    rules = {"preset": "argentine", "envido_chain": "free"}
+    events, _ = chain_events([R, E, E, R], "quiero")
+    result = hand([*events, {"envido_winner": "B"}, *tricks("A", "A")], rules=rules)
+    assert result["items"][0]["points"] == 10  # 3 + 2 + 2 + 3
+    err = illegal(chain_events([E, E, E, E, E], "quiero")[0], rules=rules)
+    assert (err.code, err.event) == ("envido_limit", 4)
+
+
+def test_each_raise_of_a_free_chain_comes_from_the_answering_side(illegal):
+    err = illegal([call("ana", R), call("ana", E)], rules="trucardo")
+    assert (err.code, err.event) == ("answer_pending", 1)
+
+
+def _calls_offered(rules, calls):
+    """The envido calls legal_actions offers after ``calls`` (beto first, sides alternating)."""
+    state = hand_from_record(make_record([], rules=rules))
+    for event in chain_events(calls, "quiero")[0][:-1]:
+        state = apply(state, Call(event["by"], event["call"]))
+    return {(a.by, a.call) for a in legal_actions(state) if isinstance(a, Call) and a.call in CHAIN}
+
+
+@pytest.mark.parametrize(
+    ("rules", "calls", "offered"),
+    [
+        ("trucardo", [R], {("ana", E), ("ana", R), ("ana", F)}),
+        ("trucardo", [E, E], {("beto", E), ("beto", R), ("beto", F)}),
+        ("trucardo", [E, E, E], set()),  # two replies at most
+        ("trucardo", [R, F], set()),  # nothing over a falta envido
+        ("argentine", [R], {("ana", F)}),  # 001's ladder: only the falta envido is left
+        ("argentine", [E, E], {("beto", R), ("beto", F)}),
+    ],
+)
+def test_legal_actions_offer_exactly_the_chain_of_the_rules(rules, calls, offered):
+    # The tablet shows exactly legal_actions: the raises offered are those the rules allow.
+    assert _calls_offered(rules, calls) == offered
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ({"preset": "trucardo", "envido_chain": "any"}, "bad_option_value"),
+        ({"preset": "argentine", "envido_chain": True}, "bad_option_value"),
+        ({"preset": "catalan", "envido_chain": "free"}, "option_not_applicable"),
+    ],
+)
+def test_the_envido_chain_option_is_checked(spec, code):
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_spec(spec)
+    assert info.value.code == code and "envido_chain" in info.value.message
+
+
+def test_each_preset_has_its_chain():
+    chains = {p: RuleSet.from_spec(p).options.get("envido_chain") for p in
+              ("argentine", "argentine_flor", "trucardo", "catalan")}  # fmt: skip
+    assert chains == {
+        "argentine": "ladder",
+        "argentine_flor": "ladder",
+        "trucardo": "free",
+        "catalan": None,
+    }

@@ -49,6 +49,8 @@ RULE_SPECS = [
     {"preset": "argentine_flor", "falta_envido": "whole_chico", "mazo_envido_point": False},
     {"preset": "trucardo", "hierarchy": "inverse", "contraflor_al_resto": "resto_plus_flores"},
     {"preset": "argentine_flor", "envido_max_calls": 2, "contraflor_al_resto": "whole_chico"},
+    {"preset": "argentine", "envido_chain": "free"},
+    {"preset": "trucardo", "envido_chain": "ladder", "envido_max_calls": 4},
 ]
 ALL_CALLS = (
     "truco", "retruco", "vale_cuatro", "truc", "tres", "envido", "real_envido",

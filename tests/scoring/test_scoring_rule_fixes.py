@@ -249,6 +249,62 @@ def test_a_chico_ended_on_a_settled_envido_stands_whatever_follows(
     assert [(i["kind"], i["points"]) for i in result["items"]][-1] == ("envido", envido), book
 
 
+# -- a bet the recorded cards settle counts from its answer; without them, from its
+# settlement (004: "los jugadores de inmediato indican su puntuación") --------------------
+ENVIDO_CARDS = {"ana": ["7E", "6E", "4C"], "beto": ["1O", "4O", "5B"]}  # 33 v 25
+FLOR_CARDS = {"ana": ["7E", "6E", "5E"], "beto": ["1O", "4O", "5O"]}  # 38 v 30
+PENALTY_B = {"penalty": {"to": "B", "points": 5, "reason": "pido flor"}}
+
+
+@pytest.mark.parametrize(
+    ("events", "kwargs", "winner", "kinds", "book"),
+    [
+        (
+            [call("ana", "envido"), answer("beto", "quiero"), PENALTY_B, {"envido_winner": "A"}],
+            {"cards": ENVIDO_CARDS},
+            "A",
+            ["envido"],
+            "the cards settled the envido at beto's quiero: it counts before the penalty",
+        ),
+        (
+            [call("ana", "envido"), answer("beto", "quiero"), PENALTY_B, {"envido_winner": "A"}],
+            {},
+            "B",
+            ["penalty"],
+            "no cards: the envido counts where it is settled, after the penalty",
+        ),
+        (
+            [call("ana", "flor"), call("beto", "flor"), PENALTY_B,
+             {"flor": {"ana": 38, "beto": 30}}],
+            {**TRUCARDO, "cards": FLOR_CARDS},
+            "A",
+            ["flor"],
+            "a contested flor the cards settle counts from its last singer",
+        ),
+        (
+            [call("ana", "flor"), call("beto", "contraflor"), PENALTY_B, answer("ana", "quiero"),
+             {"flor_winner": "A"}],
+            {**TRUCARDO, "cards": FLOR_CARDS},
+            "B",
+            ["penalty"],
+            "the contraflor is settled at ana's quiero, after the penalty given before it",
+        ),
+        (
+            [call("ana", "flor"), call("beto", "flor"), PENALTY_B,
+             {"flor": {"ana": 38, "beto": 30}}],
+            TRUCARDO,
+            "B",
+            ["penalty"],
+            "no cards: the flor counts where it is settled, after the penalty",
+        ),
+    ],
+)  # fmt: skip
+def test_a_bet_the_cards_settle_counts_from_its_answer(hand, events, kwargs, winner, kinds, book):
+    result = hand(events, score=(28, 25), **kwargs)
+    assert (result["status"], result["winner"]) == ("game_over", winner), book
+    assert [i["kind"] for i in result["items"]] == kinds, book
+
+
 def test_a_flor_still_cancels_a_settled_envido_that_did_not_end_the_chico(hand):
     # 003, 004: "si alguien canta flor queda cancelado todo lo cantado referido al envido".
     events = [call("ana", "envido"), answer("beto", "no_quiero"), call("beto", "flor"),

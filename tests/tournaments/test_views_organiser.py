@@ -278,6 +278,44 @@ def test_the_form_starts_from_the_presets_defaults(client, organiser):
 
 
 @pytest.mark.parametrize(
+    ("language", "label", "ladder", "free"),
+    [
+        ("en", "Order of the envido calls", "Envido, real envido, falta envido, in that order",
+         "Any of the three, in any order"),
+        ("es", "Orden de los cantos de envido", "Envido, real envido y falta envido, en ese orden",
+         "Cualquiera de los tres, en cualquier orden"),
+        ("ca", "Ordre dels cants d'envit", "Envit, real envit i falta envit, en aquest ordre",
+         "Qualsevol dels tres, en qualsevol ordre"),
+    ],
+)  # fmt: skip
+def test_the_rules_form_offers_the_envido_chain_in_words(
+    client, organiser, language, label, ladder, free
+):
+    # The engine's option envido_chain (docs/rules.md "Envido"): trucardo's free chain by
+    # default, 001's ladder for the argentine presets; catalan has no envido.
+    client.force_login(organiser)
+    url = reverse("organiser:championship_create")
+    trucardo = client.get(url, {"preset": "trucardo"}, HTTP_ACCEPT_LANGUAGE=language)
+    field = trucardo.context["form"]["envido_chain"]
+    assert (field.label, field.value()) == (label, "free")
+    choices = [(value, str(text)) for value, text in field.field.choices]
+    assert choices == [("ladder", ladder), ("free", free)]
+    argentine = client.get(url, {"preset": "argentine"}, HTTP_ACCEPT_LANGUAGE=language)
+    assert argentine.context["form"]["envido_chain"].value() == "ladder"
+    catalan = client.get(url, {"preset": "catalan"}, HTTP_ACCEPT_LANGUAGE=language)
+    assert "envido_chain" not in catalan.context["form"].fields
+
+
+def test_a_trucardo_championship_may_choose_the_ladder(client, organiser):
+    client.force_login(organiser)
+    data = {**create_form(client, "trucardo"), **BASE, "name": "Trucardo escalera",
+            "envido_chain": "ladder"}  # fmt: skip
+    client.post(reverse("organiser:championship_create"), data)
+    championship = Championship.objects.get(name="Trucardo escalera")
+    assert championship.rules == {"preset": "trucardo", "envido_chain": "ladder"}
+
+
+@pytest.mark.parametrize(
     ("language", "message"),
     [
         ("en", "Select a valid choice. 12 is not one of the available choices."),

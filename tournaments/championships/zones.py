@@ -122,15 +122,16 @@ def activated(found: ResolverMatch | None) -> Iterator[None]:
         yield
 
 
-def page_championship(championship: Championship) -> None:
-    """The championship a page's view found (read, or taken from a cache): the page's
-    zone, if it is that championship's and still unknown, is taken from it rather than
-    looked up again."""
+def page_championship(championship: Championship) -> Championship:
+    """The championship a page's view found (read, or taken from a cache), returned: the
+    page's zone, if it is that championship's and still unknown, is taken from it rather
+    than looked up again."""
     current = timezone.get_current_timezone()
     if isinstance(current, PageZone) and not {"slug", "time_zone"} & (
         championship.get_deferred_fields()
     ):
         current.offer(championship)
+    return championship
 
 
 def settle(sender: type, instance: Championship, **kwargs: Any) -> None:

@@ -13,6 +13,10 @@ acts it allows are exactly these, each written to the championship's audit log a
 - :func:`link_withdraw`: the team leaves before the championship starts (its place goes
   to the first team waiting).
 
+A team whose entry the organiser refused, or that has withdrawn, does none of them: each
+act reads the entry under the championship's lock first, so it meets a refusal made
+while its page was open (a second tap of "withdraw" is done already, and says so).
+
 Nobody is logged in behind a link: ``by`` is ``None`` and ``via`` is ``link``.
 """
 
@@ -26,7 +30,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.services import lock_championship
-from tournaments.entries.services import entry_withdraw, team_act_log
+from tournaments.entries.services import entry_refused_error, entry_withdraw, team_act_log
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Championship,
@@ -80,12 +84,29 @@ def championship_self_check_in(
     return championship
 
 
+def _entry_still_in(team: Team) -> None:
+    """Refuse an act of a team whose entry is refused or withdrawn. The entry is read under
+    the championship lock, which the organiser's answers and a withdrawal take too: an act
+    posted from a page opened before a refusal meets the refusal, never overwrites it. The
+    lock comes first, before any match's (championship, then match)."""
+    lock_championship(team.championship)
+    status = Entry.objects.filter(team=team).values_list("status", flat=True).first()
+    if status == Entry.Status.REFUSED:
+        raise entry_refused_error(team)
+    if status == Entry.Status.WITHDRAWN:
+        raise TournamentError(
+            _("%(team)s has withdrawn: nothing more can be done through its link."),
+            code="entry_withdrawn",
+            params={"team": team.name},
+        )
+
+
 @transaction.atomic
 def link_check_in(*, team: Team) -> list[Stage]:
     """The team, through its link, is present for the next round of every stage it plays
     that takes check-in (``stages.services.team_check_in``); only while the organiser's
-    window is open. Returns those stages."""
-    lock_championship(team.championship)
+    window is open and its entry is not out. Returns those stages."""
+    _entry_still_in(team)
     # Read again under the lock: the organiser may have just closed it.
     championship = Championship.objects.get(pk=team.championship_id)
     if not self_check_in_open(championship):
@@ -156,6 +177,7 @@ def _locked(match: Match) -> Match:
 @transaction.atomic
 def link_confirm(*, team: Team, match: Match) -> MatchConfirmation:
     """The team confirms the result of its finished ``match``, through its link."""
+    _entry_still_in(team)
     match = _locked(match)
     side = _awaited_side(team=team, match=match)
     answer = match_confirm(match=match, side=side, by=None, player=_spokesman(team))
@@ -167,6 +189,7 @@ def link_confirm(*, team: Team, match: Match) -> MatchConfirmation:
 def link_dispute(*, team: Team, match: Match, comment: str) -> MatchConfirmation:
     """The team disputes the result of its finished ``match``, saying why (``comment``):
     it goes to the organiser's queue of results to settle."""
+    _entry_still_in(team)
     match = _locked(match)
     side = _awaited_side(team=team, match=match)
     answer = match_dispute(

@@ -143,11 +143,12 @@ def live_link(*, team: Team) -> TeamLink | None:
 
 
 def team_match(*, team: Team, match_id: object) -> Match | None:
-    """The match ``match_id`` (as posted) if it is one of ``team``'s, else ``None``."""
+    """The match ``match_id`` (as posted) if ``team`` holds one of its sides (a table of
+    three's third too), else ``None``."""
     try:
         pk = int(str(match_id))
     except ValueError:
         return None
     if not 0 < pk < 2**31:  # not an id any database holds
         return None
-    return Match.objects.filter(Q(team_a=team) | Q(team_b=team), pk=pk).first()
+    return Match.objects.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team), pk=pk).first()

@@ -31,6 +31,7 @@ from tournaments.championships.services import (
     teams_create_many,
 )
 from tournaments.championships.words import words
+from tournaments.entries.form_keys import form_fingerprint, repeated_entry
 from tournaments.entries.link_selectors import championship_started
 from tournaments.entries.selectors import entries_closed_problem
 from tournaments.entries.towns import town_problem, town_rule
@@ -92,21 +93,33 @@ def promote_waiting(
     return promoted
 
 
+def entry_refused_error(team: Team) -> TournamentError:
+    """The sentence for an act on a refused entry: it stays as the organiser left it."""
+    return TournamentError(
+        _("The entry of %(team)s was refused: it stays refused."),
+        code="entry_refused",
+        params={"team": team.name},
+    )
+
+
 @transaction.atomic
 def entry_withdraw(
     *, team: Team, via: str, by: AbstractBaseUser | None = None, reason: str = ""
 ) -> list[Entry]:
     """Withdraw ``team`` before the championship starts: its place goes to the first team
-    on the waiting list. A team the organiser typed in gets a withdrawn entry. Returns the
-    entries promoted."""
+    on the waiting list. A team the organiser typed in gets a withdrawn entry. A refused
+    entry stays refused (read under the championship lock, as :func:`entry_refuse` writes
+    it: they never cross). Returns the entries promoted."""
     championship = team.championship
     lock_championship(championship)
+    entry = Entry.objects.filter(team=team).first()
+    if entry is not None and entry.status == Entry.Status.REFUSED:
+        raise entry_refused_error(team)
     if championship_started(championship):
         raise TournamentError(
             _("The championship has started: ask the organiser to withdraw the team."),
             code="withdraw_started",
         )
-    entry = Entry.objects.filter(team=team).first()
     if entry is not None and entry.status == Entry.Status.WITHDRAWN:
         return []  # a second tap, a retried request: already done
     if entry is None:
@@ -362,20 +375,31 @@ def entry_submit(
     form_key: str = "",
     via: str = TeamAct.Via.FORM,
     town: str = "",
+    client: str = "",
 ) -> tuple[Entry, str]:
     """Enter a team by its players: returns its entry and its personal link's token.
 
     Under the championship lock: refused (a sentence) when entries are closed or the
     team cannot be entered (:func:`entry_problems`, the first problem); then the team
     is created with its players, and its entry holds a place (``pending``) while the
-    capacity has room, else waits (``waiting``), with the next arrival number. The same
-    form posted again (the same ``form_key``: a double tap, a retry) enters nobody new:
-    the first entry is returned with its live link's token, and ``entry.repeated`` is
-    True (False for a new entry), so the caller mails the link only once.
-    """
+    capacity has room, else waits (``waiting``), with the next arrival number.
+
+    The same form posted again (the same ``form_key``: a double tap, a retry) enters
+    nobody new: the same sending alone (``client``, the sender's address, and every field:
+    ``form_keys``) gets the first entry again (``entry.repeated``: mail the link once)
+    with the link it issued, while live; any other is refused (``entry_key_used``)."""
     lock_championship(championship)
     championship.refresh_from_db(fields=["status"])
     form_key = form_key.strip()
+    fingerprint = form_fingerprint(
+        client=client,
+        team_name=team_name,
+        players=players,
+        captain=captain,
+        club=club,
+        email=email,
+        town=town,
+    )
     if form_key:
         first = (
             Entry.objects.select_related("team")
@@ -383,9 +407,7 @@ def entry_submit(
             .first()
         )
         if first is not None:
-            link = first.team.links.filter(revoked_at__isnull=True).order_by("-pk").first()
-            first.repeated = True
-            return first, _link_token(link) if link is not None else ""
+            return repeated_entry(first, fingerprint), _first_link(first)
     policy = EntryPolicy.objects.filter(championship=championship).first()
     closed = entries_closed_problem(championship, policy)
     if closed is not None:
@@ -431,12 +453,19 @@ def entry_submit(
         position=last.position + 1 if last is not None else 1,
         email=email.strip(),
         form_key=form_key,
+        form_fingerprint=fingerprint if form_key else "",
     )
     action = TeamAct.Action.ENTERED if status == Entry.Status.PENDING else TeamAct.Action.WAITING
     team_act_log(team=team, action=action, via=via)
     token = link_issue(team=team, via=via)
     entry.repeated = False
     return entry, token
+
+
+def _first_link(entry: Entry) -> str:
+    """The live link ``entry`` issued (never one the organiser issued later), or ""."""
+    link = entry.team.links.order_by("pk").first()
+    return _link_token(link) if link is not None and link.revoked_at is None else ""
 
 
 def _with_club(player: PersonDetails, club: str) -> PersonDetails:

@@ -11,7 +11,10 @@ from 1; players ``p1``, ``p2``... in the hand records), so no database id leaves
 site and two exports of the same championship are the same file. Nothing personal
 leaves either: no email, phone or licence number, no account (a change's author is told
 by role: ``organiser``, ``referee`` or null for Tanteo itself), and a person who asked
-to be shown as "Ana R." is exported so.
+to be shown as "Ana R." is exported so. What a side writes to the organiser when it
+answers a result (a dispute's comment, kept too as that answer's revision's reason) is
+the organiser's to read: the public archive gives it empty, and only the organiser's
+(``private=True``) keeps it.
 
 A table of three (gallo) adds, and only it, a ``team_c``, a side ``"C"`` to its line-up
 and to every figure (a fijo pair's ``"C"`` repeating its ``"B"``, as stored) and its
@@ -46,6 +49,9 @@ from tournaments.results import records
 
 #: The schema's address: its version is part of it (docs/archive.schema.json's ``$id``).
 SCHEMA_ID = f"https://tanteo.org/schemas/archive/v{ARCHIVE_VERSION}.json"
+
+# The revisions whose reason is a side's own words to the organiser (its answer's comment).
+ANSWERS = (HandRevision.Action.CONFIRMED, HandRevision.Action.DISPUTED)
 
 
 def _time(value: datetime.datetime | datetime.date | None) -> str | None:
@@ -114,8 +120,9 @@ def rename_view(view: Any, keys: Mapping[str, str]) -> Any:
 class _Export:
     """One championship read into the archive's numbering."""
 
-    def __init__(self, championship: Championship) -> None:
+    def __init__(self, championship: Championship, *, private: bool = False) -> None:
         self.championship = championship
+        self.private = private
         self.teams = list(
             championship.teams.order_by("pk").prefetch_related(
                 Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
@@ -304,7 +311,7 @@ class _Export:
             "before": before,
             "after": after,
             "side": revision.side,
-            "reason": revision.reason,
+            "reason": revision.reason if self.private or revision.action not in ANSWERS else "",
             "by": self._role(match, revision.by_id),
             "at": _time(revision.at),
         }
@@ -386,7 +393,7 @@ class _Export:
                         "status": c.status,
                         "player": self.key.get(f"p{c.player_id}") if c.player_id else None,
                         "on_behalf": c.on_behalf,
-                        "comment": c.comment,
+                        "comment": c.comment if self.private else "",
                         "at": _time(c.at),
                     }
                     for c in match.confirmations.all()
@@ -394,12 +401,14 @@ class _Export:
             }
 
 
-def archive_export(championship: Championship) -> dict[str, Any]:
+def archive_export(championship: Championship, *, private: bool = False) -> dict[str, Any]:
     """``championship`` as an archive: a dict ready for ``json.dumps`` (docs/archive.md).
 
-    A few queries whatever its size (every hand is held in memory: a 5,000-hand
-    championship is a few megabytes)."""
-    export = _Export(championship)
+    The open archive, anyone's; with ``private`` the organiser's, which also keeps what
+    the sides wrote to him when they answered a result (the module's docstring). A few
+    queries whatever its size (every hand is held in memory: a 5,000-hand championship is
+    a few megabytes)."""
+    export = _Export(championship, private=private)
     c = championship
     people = export.people()
     return {

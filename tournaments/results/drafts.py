@@ -28,7 +28,7 @@ from tournaments.errors import TournamentError, from_engine
 from tournaments.models import Hand, HandDraft, Match
 from tournaments.results import records
 from tournaments.results.locking import lock_match
-from tournaments.results.selectors import hand_write_problem
+from tournaments.results.selectors import by_hands_problem, hand_write_problem
 from tournaments.signals import announce_match
 
 # A hand has a few dozen events; with its cards and the record kept for "undo the
@@ -180,7 +180,7 @@ def draft_save(
     """
     device = _check_device(device)
     hands = lock_match(match)
-    problem = hand_write_problem(match=match, user=by)
+    problem = hand_write_problem(match=match, user=by) or by_hands_problem(match=match)
     if problem is not None:
         raise problem
     expected = hands + 1

@@ -6,8 +6,9 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER, can_manage, is_referee
@@ -113,6 +114,23 @@ def hand_write_problem(*, match: Match, user: Any | None) -> TournamentError | N
             "nothing was saved. Ask the organiser of the championship."
         ),
         code="not_referee",
+    )
+
+
+def by_hands_problem(*, match: Match) -> TournamentError | None:
+    """Why no hand of ``match`` may be recorded or drafted: its result was reported (by a
+    team, or typed at the desk). A match has one way of being recorded and the first
+    stored wins; ``None`` when hands may be. Reads the match's row as it is now (call it
+    under the match's lock)."""
+    recorded = Match.objects.filter(pk=match.pk).values_list("recorded", flat=True).first()
+    if recorded != Match.Recorded.RESULT:
+        return None
+    return TournamentError(
+        _(
+            "The result of this match has been reported, so its hands are not recorded: "
+            "nothing was saved. The organiser may change how it is recorded."
+        ),
+        code="result_reported",
     )
 
 
@@ -290,8 +308,33 @@ def disputed_matches(*, championship: Championship) -> QuerySet[MatchConfirmatio
             status=MatchConfirmation.Status.DISPUTED,
         )
         .select_related("match__stage", "match__round", "match__team_a", "match__team_b")
+        .select_related("match__team_c")
         .select_related("player", "by")
         .order_by("at")
+    )
+
+
+def overdue_reports(*, championship: Championship, now: Any = None) -> QuerySet[Match]:
+    """Results a team reported that the other side has not answered within the
+    championship's time (``Championship.confirm_within``) and nobody disputed: they wait
+    for the organiser, oldest first."""
+    now = now or timezone.now()
+    deadline = now - datetime.timedelta(minutes=championship.confirm_within)
+    disputed = MatchConfirmation.objects.filter(
+        match=OuterRef("pk"), status=MatchConfirmation.Status.DISPUTED
+    )
+    return (
+        Match.objects.filter(
+            stage__championship=championship,
+            recorded=Match.Recorded.RESULT,
+            status=Match.Status.FINISHED,
+            confirmed_at__isnull=True,
+            reported_at__lte=deadline,
+        )
+        .exclude(reported_side="")
+        .exclude(Exists(disputed))
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
+        .order_by("reported_at", "pk")
     )
 
 
@@ -325,6 +368,6 @@ def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
             confirmed_at__isnull=True,
             team_b__isnull=False,
         )
-        .select_related("stage", "round", "team_a", "team_b")
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
         .order_by("finished_at", "pk")
     )

@@ -221,5 +221,8 @@ def postponed_matches(*, stage: Stage) -> list[Match]:
 
 
 def last_postponement(*, match: Match) -> Postponement | None:
-    """The latest move of ``match`` (its reason, from when), None if it never moved."""
+    """The latest move of a match still postponed (its reason, from when), else None (and
+    no query)."""
+    if not match.is_postponed:
+        return None
     return match.postponements.order_by("-at", "-pk").first()

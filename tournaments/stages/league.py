@@ -9,6 +9,7 @@ team's hour or the league's; at the home team's venue, copied onto the match.
 
 Every date a match gets stays inside the season (the championship's ``start_date`` to
 ``end_date``) and no team plays twice on one day: the generation, the organiser's edits
+(a matchday's date, a match's date and time, also through ``results.services.match_assign``)
 and a postponement all refuse otherwise, each with its sentence.
 
 A league skips its blackout dates (``skip_dates``: 25 December and 1 January unless the
@@ -16,6 +17,14 @@ organiser says otherwise): no matchday is dated on one, nor any match of it, so 
 matchdays after it move on a week (an interval). A postponement may leave the new date to
 be fixed later (no date: ``Match.date_to_be_fixed``). A matchday moved says which of its
 matches did not move with it, and why (:class:`MatchdayMove`).
+
+Whether a team is free on a day is read from its other matches, so a move holds what makes
+that reading true until it commits: every move of a league's match takes its
+championship's lock first (:func:`lock_to_move`), then the rows of the matches it moves,
+in id order. Two organisers moving two matches of one team to one day are served one
+after the other, and the second is refused (``team_busy``). Lock order: championship,
+then match, as every writer (``championships.services.lock_championship``); no stage
+lock is held, since a referee holding a match waits for its stage.
 """
 
 from __future__ import annotations
@@ -35,11 +44,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import formats
+from tournaments.championships.services import lock_championship
 from tournaments.errors import TournamentError
 from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
 from tournaments.signals import announce
 from tournaments.stages import rounds
 
+KEY = Stage.LEAGUE  # the league stage format's key: ``registry`` names it so
 DEFAULT_INTERVAL = 7
 DEFAULT_TIME = "21:00"
 # Days without a matchday unless the organiser says otherwise: "MM-DD" every year, or a
@@ -170,20 +181,21 @@ def _check_free(match: Match, day: dt.date, others: Iterable[Match] | None = Non
     """Refuse ``day`` when one of ``match``'s teams already plays another match that day
     (``others``: the matches to compare with, default those stored)."""
     championship = match.stage.championship
-    teams = {match.team_a_id, match.team_b_id} - {None}
+    teams = {match.team_a_id, match.team_b_id, match.team_c_id} - {None}
     if others is None:
         others = (
             Match.objects.filter(stage__championship=championship, scheduled_at__isnull=False)
-            .filter(Q(team_a_id__in=teams) | Q(team_b_id__in=teams))
+            .filter(Q(team_a_id__in=teams) | Q(team_b_id__in=teams) | Q(team_c_id__in=teams))
             .exclude(pk=match.pk)
-            .select_related("team_a", "team_b")
+            .select_related("team_a", "team_b", "team_c")
         )
     for other in others:
         if other.pk == match.pk or other.scheduled_at is None:
             continue
-        shared = teams & {other.team_a_id, other.team_b_id}
+        sides = {other.team_a_id: "team_a", other.team_b_id: "team_b", other.team_c_id: "team_c"}
+        shared = teams & (set(sides) - {None})
         if shared and _local_day(championship, other.scheduled_at) == day:
-            team = other.team_a if other.team_a_id in shared else other.team_b
+            team = next(getattr(other, f) for pk, f in sides.items() if pk in shared)
             raise TournamentError(
                 _("%(team)s already plays %(match)s on %(date)s."),
                 code="team_busy",
@@ -280,10 +292,14 @@ def _moved(
     match.save(update_fields=[*fields, "schedule_sequence", "schedule_changed_at"])
 
 
-def _lock(match: Match) -> Match:
+def lock_to_move(match: Match) -> Match:
+    """``match`` locked for a move of its date, after its championship's lock (the
+    module's docstring: what makes a team's free day true until the move commits)."""
+    championship = Championship.objects.only("pk").get(stages__matches=match.pk)
+    lock_championship(championship)
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("stage__championship", "team_a", "team_b", "round")
+        .select_related("stage__championship", "team_a", "team_b", "team_c", "round")
         .get(pk=match.pk)
     )
 
@@ -341,9 +357,11 @@ class MatchdayMove:
 @transaction.atomic
 def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> MatchdayMove:
     """Move matchday ``number`` of a league to ``date``: its matches still to be played
-    and not postponed follow (each on its home team's night of the new week). What did
+    and not postponed follow (each on its home team's night of the new week). Under the
+    championship's lock, then its matches' in id order (the module's docstring). What did
     not move (and why) is returned for the organiser to move it on, one by one."""
-    stage = rounds.lock_stage(stage)
+    lock_championship(stage.championship)
+    stage = Stage.objects.select_related("championship").get(pk=stage.pk)
     round_ = stage.rounds.filter(number=number).first()
     if round_ is None:
         raise TournamentError(
@@ -351,11 +369,12 @@ def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> MatchdayMo
         )
     championship = stage.championship
     check_in_season(championship, date)
-    moving = [
-        m
-        for m in round_.matches.select_related("team_a", "team_b", "stage__championship")
-        if m.team_b_id is not None and not m.is_decided and not m.postponed
-    ]
+    locked = (
+        round_.matches.select_for_update(of=("self",))
+        .select_related("team_a", "team_b", "stage__championship")
+        .order_by("pk")
+    )
+    moving = [m for m in locked if m.team_b_id is not None and not m.is_decided and not m.postponed]
     was = {m.pk: m.scheduled_at for m in moving}
     old_date = round_.date
     for match in moving:
@@ -409,7 +428,7 @@ def _locked_to_move(
     """``match`` locked, once it may be moved to ``when``: not a bye (``bye_text`` says
     why), not decided, on a day of the season when neither team plays another match (no
     day to check for a postponement whose date is to be fixed: ``when`` None)."""
-    match = _lock(match)
+    match = lock_to_move(match)
     if match.team_b_id is None:
         raise TournamentError(bye_text, code="bye")
     _check_open(match)

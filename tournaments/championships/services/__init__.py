@@ -4,8 +4,9 @@ Each function is keyword-only, typed and atomic; a bad request raises
 :class:`tournaments.errors.TournamentError` (a ``ValidationError`` with a translated
 message) and changes nothing. One module per entity family: ``championships`` (the
 championship, its rules, tie-breaks and status), ``teams`` (entries, line-ups,
-substitutions), ``referees`` (the referees' list and their invitations); callers import
-this package.
+substitutions), ``referees`` (the referees' list and their invitations), ``scorekeeping``
+(who keeps the score: referees, a player's phone, results only); callers import this
+package.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ from tournaments.championships.services.referees import (
     referee_invite,
     referee_remove,
 )
+from tournaments.championships.services.scorekeeping import (
+    championship_scorekeeping_set,
+    stage_scorekeeping_set,
+)
 from tournaments.championships.services.teams import (
     NewTeam,
     team_add_player,
@@ -50,6 +55,7 @@ __all__ = [
     "INVITATION_DAYS",
     "NewTeam",
     "championship_create",
+    "championship_scorekeeping_set",
     "championship_set_status",
     "championship_set_tiebreaks",
     "championship_update",
@@ -64,6 +70,7 @@ __all__ = [
     "referee_invitation_revoke",
     "referee_invite",
     "referee_remove",
+    "stage_scorekeeping_set",
     "team_add_player",
     "team_check_ready",
     "team_create",

@@ -1,5 +1,6 @@
-"""``manage.py export_archive SLUG [-o FILE]``: a championship as its open archive
-(docs/archive.md): one JSON file, no personal data."""
+"""``manage.py export_archive SLUG [-o FILE] [--private]``: a championship as its open
+archive (docs/archive.md): one JSON file, no personal data. ``--private`` makes the
+organiser's, which also keeps what the sides wrote to him (their disputes' comments)."""
 
 import json
 from pathlib import Path
@@ -22,9 +23,17 @@ class Command(TanteoCommand):
         parser.add_argument(
             "-o", "--output", type=Path, help=gettext_lazy("File to write (default: stdout).")
         )
+        parser.add_argument(
+            "--private",
+            action="store_true",
+            help=gettext_lazy(
+                "The organiser's archive: keep what the teams wrote to him (their disputes'"
+                " comments). Not for publishing."
+            ),
+        )
 
     def handle(self, *args: object, **options: object) -> None:
-        archive = archive_export(championship(options["slug"]))
+        archive = archive_export(championship(options["slug"]), private=bool(options["private"]))
         text = json.dumps(archive, ensure_ascii=False, indent=1) + "\n"
         output: Path | None = options["output"]
         if output is None:

@@ -5,7 +5,8 @@ hand records by the engine (``scoring``), under a row lock on the match. A decid
 makes its bracket advance and its standings refresh. One module per stage of a match's
 life: ``matches`` (assigned, seated, started), ``hands`` (recorded, imported, corrected,
 removed, and the result derived from them), ``outcomes`` (walkovers, the sides'
-confirmations and disputes); callers import this package.
+confirmations and disputes), ``reported`` (a match recorded as its result, reported by a
+team or typed at the desk); callers import this package.
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ from tournaments.results.services.outcomes import (
     match_dispute,
     match_walkover,
 )
+from tournaments.results.services.reported import (
+    match_recording_change,
+    match_result_correct,
+    match_result_record,
+    match_result_report,
+    result_check,
+    result_sides,
+    result_text,
+)
 
 __all__ = [
     "hand_correct",
@@ -40,8 +50,15 @@ __all__ = [
     "match_confirm",
     "match_dispute",
     "match_hands_import",
+    "match_recording_change",
+    "match_result_correct",
+    "match_result_record",
+    "match_result_report",
     "match_start",
     "match_walkover",
+    "result_check",
+    "result_sides",
+    "result_text",
     "round_assign_referee",
     "standings_invalidate",
 ]

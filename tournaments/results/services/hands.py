@@ -32,6 +32,7 @@ from tournaments.results import records
 from tournaments.results.selectors import last_revision, result_change_problem
 from tournaments.results.services.derive import _derive
 from tournaments.results.services.matches import (
+    _check_by_hands,
     _check_may_write,
     _check_playable,
     _locked_match,
@@ -85,6 +86,7 @@ def hand_record(
     match = _locked_match(match)
     _check_may_write(match, recorded_by)
     _check_playable(match)
+    _check_by_hands(match)
     if match.status == Match.Status.FINISHED:
         raise TournamentError(
             _("This match is over: correct a hand instead of adding one."), code="match_over"
@@ -125,6 +127,7 @@ def match_hands_import(
     match = _locked_match(match)
     _check_may_write(match, recorded_by)
     _check_playable(match)
+    _check_by_hands(match)
     if not match.seats:
         match_start(match=match, by=recorded_by)
         match = _locked_match(match)

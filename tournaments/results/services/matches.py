@@ -28,8 +28,9 @@ from tournaments.models import (
     Stage,
 )
 from tournaments.results import records
-from tournaments.results.selectors import hand_write_problem
+from tournaments.results.selectors import by_hands_problem, hand_write_problem
 from tournaments.signals import announce_match
+from tournaments.stages import league
 from tournaments.standings import services as standing_services
 
 
@@ -59,8 +60,16 @@ def match_assign(
     """Set a match's table, time, referee (one of its championship's referees:
     :func:`_check_referee`) and how its hands are entered on the tablet (``Match.Entry``).
 
-    Arguments left ``None`` are not changed.
+    Arguments left ``None`` are not changed. A league's match takes a new time from the
+    league's own service (``stages.league.match_schedule``: in the season, on a day both
+    teams are free, its calendar event moved), under the championship's lock first, as
+    every move of a league's match.
     """
+    if Stage.objects.filter(matches=match.pk, format=league.KEY).exists():
+        stored = league.lock_to_move(match)
+        if scheduled_at is not None and scheduled_at != stored.scheduled_at:
+            league.match_schedule(match=stored, scheduled_at=scheduled_at)
+        scheduled_at = None
     match = Match.objects.select_for_update().get(pk=match.pk)
     if referee is not None:
         _check_referee(referee, match.stage.championship)
@@ -121,6 +130,13 @@ def _check_playable(match: Match) -> None:
         )
 
 
+def _check_by_hands(match: Match) -> None:
+    """Refuse a hand for a match recorded as its result (``by_hands_problem``)."""
+    problem = by_hands_problem(match=match)
+    if problem is not None:
+        raise problem
+
+
 @transaction.atomic
 def match_start(
     *,
@@ -138,6 +154,7 @@ def match_start(
     match = _locked_match(match)
     _check_may_write(match, by)
     _check_playable(match)
+    _check_by_hands(match)
     if match.hands.exists():
         raise TournamentError(
             _("The seats cannot change once hands have been recorded."), code="seats_locked"

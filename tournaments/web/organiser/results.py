@@ -27,6 +27,7 @@ from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
 from tournaments.web.organiser.forms import add_service_error
+from tournaments.web.organiser.forms.scorekeeping import RecordingForm
 from tournaments.web.organiser.results_forms import (
     AuditFilterForm,
     HandCorrectionForm,
@@ -111,8 +112,23 @@ def match_results(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
             "change_problem": problem.text if problem is not None else "",
             "sides": sides,
             "revisions": _revision_rows(revisions),
+            "recording": _recording(match, organiser),
         },
     )
+
+
+def _recording(match: Match, organiser: bool) -> dict[str, Any]:
+    """How the match is recorded, for its panel: its result in words when it is recorded
+    as its result, who reported it, and the organiser's form to change the way."""
+    result = match.recorded == Match.Recorded.RESULT
+    other = Match.Recorded.HANDS if result else Match.Recorded.RESULT
+    return {
+        "result": result,
+        "text": result_services.result_text(match) if result and match.is_decided else "",
+        "reported_by": _side_name(match, match.reported_side) if match.reported_side else "",
+        "form": RecordingForm(initial={"to": other}) if organiser and not match.is_bye else None,
+        "to": other,
+    }
 
 
 def _hand(match: Match, number: int) -> Hand:
@@ -245,6 +261,7 @@ def disputes(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "championship": championship,
             "disputes": result_selectors.disputed_matches(championship=championship),
+            "overdue": result_selectors.overdue_reports(championship=championship),
             "unconfirmed": result_selectors.provisional_matches(championship=championship),
         },
     )

@@ -13,6 +13,8 @@ from tournaments.web.organiser import (
     printing,
     ratings,
     results,
+    scorekeeping,
+    stages,
 )
 
 app_name = "organiser"
@@ -137,11 +139,11 @@ urlpatterns = [
         day.invitation_revoke,
         name="invitation_revoke",
     ),
-    path("<slug:slug>/stages/new/", views.stage_create, name="stage_create"),
-    path("<slug:slug>/stages/<int:stage_id>/", views.stage_detail, name="stage"),
+    path("<slug:slug>/stages/new/", stages.stage_create, name="stage_create"),
+    path("<slug:slug>/stages/<int:stage_id>/", stages.stage_detail, name="stage"),
     path(
         "<slug:slug>/stages/<int:stage_id>/generate/",
-        views.round_generate,
+        stages.round_generate,
         name="round_generate",
     ),
     path("<slug:slug>/stages/<int:stage_id>/check-in/", day.check_in, name="check_in"),
@@ -152,7 +154,7 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/stages/<int:stage_id>/rounds/<int:number>/assign/",
-        views.round_assign,
+        stages.round_assign,
         name="round_assign",
     ),
     path(
@@ -172,7 +174,15 @@ urlpatterns = [
     ),
     path(f"{_match}/schedule/", league.match_schedule, name="league_match_schedule"),
     path(f"{_match}/postpone/", league.match_postpone, name="league_match_postpone"),
-    path("<slug:slug>/matches/<int:match_id>/walkover/", views.match_walkover, name="walkover"),
+    path("<slug:slug>/matches/<int:match_id>/walkover/", stages.match_walkover, name="walkover"),
+    path("<slug:slug>/scorekeeping/", scorekeeping.championship_scorekeeping, name="scorekeeping"),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/scorekeeping/",
+        scorekeeping.stage_scorekeeping,
+        name="stage_scorekeeping",
+    ),
+    path(f"{_match}/result/", scorekeeping.match_result, name="match_result"),
+    path(f"{_match}/recording/", scorekeeping.match_recording, name="match_recording"),
     path("<slug:slug>/export/<str:kind>.csv", views.export_csv, name="export"),
     *results_urls,
 ]

@@ -47,7 +47,8 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     elsewhere = None
     if request.method == "POST":
-        if not limits.entry_sending_allowed(get_client_ip_address(request)):
+        client = get_client_ip_address(request) or ""
+        if not limits.entry_sending_allowed(client):
             # The page again, what was typed kept, the refusal on top: nothing entered.
             form.is_valid()
             form.add_error(None, _throttled_sentence())
@@ -56,13 +57,18 @@ def enter(request: HttpRequest, slug: str) -> HttpResponse:
             kwargs = form.service_kwargs()
             try:
                 entry, token = entry_services.entry_submit(
-                    championship=championship, form_key=form.cleaned_data["form_key"], **kwargs
+                    championship=championship,
+                    form_key=form.cleaned_data["form_key"],
+                    client=client,
+                    **kwargs,
                 )
             except ValidationError as error:
+                if error.code == "entry_key_used":
+                    form.renew_key()  # its sentence alone, and a fresh form to send
                 # The service stops at the first problem: the form shows every one.
                 problems = (
                     []
-                    if error.code == "entries_closed"
+                    if error.code in ("entries_closed", "entry_key_used")
                     else (
                         entry_services.entry_problems(
                             championship=championship, policy=window.policy, **kwargs

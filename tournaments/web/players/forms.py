@@ -115,6 +115,11 @@ class EntryForm(forms.Form):
             for number in range(1, self.size + 1)
         ]
 
+    def renew_key(self) -> None:
+        """Serve the form again under a new one-time key (its own entered a team already)."""
+        self.data = self.data.copy()
+        self.data["form_key"] = new_form_key()
+
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of ``entry_problems`` / ``entry_submit`` (the contact's email and
         phone are the first player's)."""

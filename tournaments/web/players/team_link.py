@@ -96,17 +96,18 @@ def _context(team: Team) -> dict[str, Any]:
     team = selectors.link_page_team(team=team)
     championship = team.championship
     entry: Entry | None = getattr(team, "entry", None)
-    stages = team_check_in_stages(team=team)
+    out = entry is not None and entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REFUSED)
+    # A team that is out acts no more (``entries.acts`` refuses it): nothing is offered.
+    stages = [] if out else team_check_in_stages(team=team)
     marks = selectors.check_in_marks(team=team, stages=stages)
     started = selectors.championship_started(championship)
-    out = entry is not None and entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REFUSED)
     return {
         "championship": championship,
         "words": words(championship),
         "team": team,
         "entry": entry,
         "fixture": selectors.next_match(team=team),
-        "awaiting": selectors.awaiting_answer(team=team),
+        "awaiting": [] if out else selectors.awaiting_answer(team=team),
         "marks": marks,
         "checked_in": bool(marks) and all(mark.present for mark in marks),
         "check_in_open": acts.self_check_in_open(championship),

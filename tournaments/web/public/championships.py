@@ -51,9 +51,7 @@ def _championship(slug: str) -> Championship:
         [live.SITE, live.structure_topic(slug)],
         lambda: championship_selectors.championship_public(slug=slug),
     )
-    found = copy.copy(kept)
-    zones.page_championship(found)  # kept: its zone needs no query either
-    return found
+    return zones.page_championship(copy.copy(kept))  # its zone: no query either
 
 
 # Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
@@ -102,10 +100,7 @@ def _stages_with_current_round(championship: Championship) -> list[Stage]:
         number = current.get(stage.pk)
         stage.current_round = None
         if number:
-            label = next((r.label for r in stage.rounds.all() if r.number == number), "")
-            name = round_name(
-                number=number, label=label, settings=stage.settings, dated=stage.is_league
-            )
+            name = next((r.name_in(stage) for r in stage.rounds.all() if r.number == number), "")
             stage.current_round = CurrentRound(number=number, name=name)
     return stages
 
@@ -482,6 +477,24 @@ def _line_ups(match: Match) -> list[tuple[Team, list[Player]]]:
     return shown
 
 
+def _reported(match: Match) -> dict[str, Any] | None:
+    """A match recorded as its result, as the public sees it: who reported it (a team, or
+    the organiser's desk) and each side's answer (confirmed, disputed, waiting); never what
+    a side wrote to the organiser."""
+    if match.recorded != Match.Recorded.RESULT or not match.is_decided:
+        return None
+    names = {side: team.name for side, team in match.teams_by_side().items() if team}
+    answers = result_selectors.match_confirmations(match=match)
+    return {
+        "by": names.get(match.reported_side, "") if match.reported_side else "",
+        "at": match.reported_at,
+        "sides": [
+            {"team": names.get(side, side), "status": getattr(answers.get(side), "status", "")}
+            for side in match.teams_by_side()
+        ],
+    }
+
+
 def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
     try:
         shown = result_selectors.match_detail(pk=match_id)
@@ -507,10 +520,8 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "chart": headline.chart(shown, hands, chart_game),
             "now": _NOW,
             "line_ups": _line_ups(shown),
-            # Why and from when it was moved (a query only for a match postponed).
-            "postponement": fixture_selectors.last_postponement(match=shown)
-            if shown.is_postponed
-            else None,
+            "postponement": fixture_selectors.last_postponement(match=shown),
+            "reported": _reported(shown),
         },
     )
     head, tail = _Stored.around(body, _NOW)

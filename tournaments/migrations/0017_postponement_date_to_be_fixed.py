@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0014_placement_snapshot'),
+        ('tournaments', '0016_entry_form_fingerprint'),
     ]
 
     operations = [

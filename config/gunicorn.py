@@ -1,0 +1,28 @@
+"""gunicorn's settings: ``gunicorn config.wsgi --config python:config.gunicorn``.
+
+The access log goes to stdout (a container's log) in gunicorn's usual format, every line
+with the secrets of an address hidden (``config.logs``), as the error log's lines are.
+Workers and address stay on the command line (the Dockerfile, README.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+from config.logs import hide_in_handlers
+
+accesslog = "-"
+
+
+class SecretHidingLogger(Logger):
+    """gunicorn's logger, its handlers filtered (``setup`` runs again on a reload)."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        hide_in_handlers(self.error_log)
+        hide_in_handlers(self.access_log)
+
+
+logger_class = SecretHidingLogger
