@@ -6,6 +6,9 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from tournaments.championships import zones
 
 HEALTH_CHECK_PATH = "/healthz"
 
@@ -66,6 +69,25 @@ class RequestBodyLimitMiddleware:
         if length > settings.REQUEST_MAX_BODY_SIZE:
             return too_large(request)
         return self.get_response(request)
+
+
+class ChampionshipTimeZoneMiddleware:
+    """A page about one championship is told, and its forms read, in that championship's
+    time zone, not the server's (``tournaments.championships.zones``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request: HttpRequest, view: Callable, args: tuple, kwargs: dict) -> None:
+        zone = zones.page_zone(request.resolver_match)
+        if zone is not None:
+            timezone.activate(zone)
 
 
 def too_large(request: HttpRequest) -> HttpResponse:

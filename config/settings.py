@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A championship's pages in its time zone (its times told, its forms read there).
+    "config.middleware.ChampionshipTimeZoneMiddleware",
     # After the language is known (its page is translated), before anything reads the body.
     "config.middleware.RequestBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -28,3 +28,10 @@ class TournamentsConfig(AppConfig):
         request_finished.disconnect(close_old_connections)
         request_finished.connect(announce.request_finished, dispatch_uid="tournaments.live")
         request_finished.connect(close_old_connections)
+        # A page's championship, as its view reads it, gives the page its time zone.
+        from django.db.models.signals import post_init
+
+        from tournaments.championships import zones
+        from tournaments.models import Championship
+
+        post_init.connect(zones.settle, sender=Championship, dispatch_uid="tournaments.zones")

@@ -474,6 +474,19 @@ class Stage(models.Model):
         # logs make do with the format's key.
         return self.name or self.format
 
+    # The league's format key (tournaments.stages.pair_formats.League.key): a league plays
+    # dated matchdays at the clubs' venues, not rounds at tables.
+    LEAGUE = "league"
+
+    @property
+    def is_league(self) -> bool:
+        return self.format == self.LEAGUE
+
+    def round_title(self, number: int) -> str:
+        """The name of this stage's round ``number`` when only its number is known (a
+        substitution from it, a check-in for it): "Matchday 3" in a league."""
+        return round_name(number=number, label="", settings=self.settings, dated=self.is_league)
+
     @property
     def scorekeeping_in_force(self) -> str:
         """Who keeps the score in this stage: its own choice, else its championship's."""
@@ -538,16 +551,17 @@ class Round(models.Model):
             number=self.number,
             label=self.label,
             settings=self.stage.settings if cached else None,
-            dated=self.date is not None,
+            dated=self.date is not None or (cached and self.stage.is_league),
         )
 
     def name_in(self, stage: Stage) -> str:
-        """The round's name for people, ``stage`` being its stage (already loaded)."""
+        """The round's name for people, ``stage`` being its stage (already loaded): a
+        league's rounds are its matchdays, dated or not."""
         return round_name(
             number=self.number,
             label=self.label,
             settings=stage.settings,
-            dated=self.date is not None,
+            dated=self.date is not None or stage.is_league,
         )
 
 
@@ -904,6 +918,17 @@ class Match(models.Model):
         return self.round.name_in(self.stage)
 
     @property
+    def is_postponed(self) -> bool:
+        """Moved from its matchday and still to be played (shown as postponed)."""
+        return self.postponed and not self.is_decided
+
+    @property
+    def date_to_be_fixed(self) -> bool:
+        """Postponed with no new date yet: "postponed, date to be fixed" wherever it shows,
+        until the organiser gives it one."""
+        return self.is_postponed and self.scheduled_at is None
+
+    @property
     def is_provisional(self) -> bool:
         """A result played out at the table that its sides have not both confirmed yet.
 
@@ -922,7 +947,8 @@ class Postponement(models.Model):
         Match, on_delete=models.CASCADE, related_name="postponements", verbose_name=_("match")
     )
     from_at = models.DateTimeField(_("from"), null=True, blank=True)
-    to_at = models.DateTimeField(_("to"))
+    # Empty: postponed with its new date to be fixed (Match.date_to_be_fixed).
+    to_at = models.DateTimeField(_("to"), null=True, blank=True)
     from_venue = models.CharField(_("from venue"), max_length=200, blank=True)
     to_venue = models.CharField(_("to venue"), max_length=200, blank=True)
     reason = models.TextField(_("reason"))
@@ -942,7 +968,7 @@ class Postponement(models.Model):
         ordering = ["match", "at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.match} → {self.to_at:%Y-%m-%d %H:%M}"
+        return f"{self.match} → {self.to_at:%Y-%m-%d %H:%M}" if self.to_at else f"{self.match} → ?"
 
 
 class Game(models.Model):

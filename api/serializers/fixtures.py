@@ -74,7 +74,12 @@ class FixtureSerializer(serializers.ModelSerializer):
 
 
 class PostponeSerializer(serializers.Serializer):
-    to = serializers.DateTimeField(help_text="The new date and time (ISO 8601, with an offset).")
+    to = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="The new date and time (ISO 8601, with an offset); left out or null: "
+        "postponed, its date to be fixed later.",
+    )
     reason = serializers.CharField(max_length=2000)
     venue_name = serializers.CharField(max_length=200, required=False)
     venue_address = serializers.CharField(max_length=300, required=False, allow_blank=True)

@@ -23,7 +23,8 @@ def _with_history(matches):
 
 
 class FixtureList(ApiView):
-    """Every match of the championship with a date and time, in playing order."""
+    """Every match of the championship with a date and time, and those postponed with
+    their date to be fixed (``scheduled_at`` null), in playing order."""
 
     serializer_class = FixtureSerializer
 
@@ -51,7 +52,8 @@ class MatchPostpone(ApiView):
         day one of its teams already plays, and for a decided match."""
         match = access.managed_match(request, match_id)
         data = self.valid(PostponeSerializer, request).validated_data
-        league.match_postpone(match=match, by=request.user, **data)
+        to = data.pop("to", None)
+        league.match_postpone(match=match, to=to, by=request.user, **data)
         found = _with_history(
             Match.objects.filter(pk=match.pk).select_related(
                 "stage__championship", "round", "team_a", "team_b"

@@ -38,6 +38,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from tournaments.championships import zones
 from tournaments.live import published, versions
 
 logger = logging.getLogger(__name__)
@@ -347,7 +348,8 @@ def _render_again(relative: str) -> bool:
         # that write could not renew it, its registration was not made yet.
         for _attempt in range(RENEW_ATTEMPTS):
             request = _reader_request(path)
-            with translation.override(language):
+            # As the locale's and the time zone's middleware would serve it.
+            with translation.override(language), zones.activated(found):
                 found.func(request, *found.args, **found.kwargs)
             if getattr(request, "published", False):
                 return True

@@ -11,7 +11,8 @@ import datetime as dt
 import zoneinfo
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
@@ -179,13 +180,20 @@ def team_fixtures(*, championship: Championship, team: Team) -> list[TeamFixture
 
 def feed_matches(*, championship: Championship, team: Team | None = None) -> QuerySet[Match]:
     """The matches of a calendar feed: every match of ``championship`` (or of ``team``)
-    against an opponent that has a date and time."""
-    found = Match.objects.filter(
-        stage__championship=championship, scheduled_at__isnull=False
-    ).exclude(team_b=None)
+    against an opponent that has a date and time, and those postponed with their date to
+    be fixed, each with ``was``: when it was to be played (its event stays there, marked,
+    rather than vanish from the phones that had it)."""
+    was = Postponement.objects.filter(match=OuterRef("pk")).order_by("-at", "-pk")
+    to_be_fixed = Q(postponed=True, scheduled_at__isnull=True) & ~Q(status__in=Match.DECIDED)
+    found = (
+        Match.objects.filter(stage__championship=championship)
+        .filter(Q(scheduled_at__isnull=False) | to_be_fixed)
+        .exclude(team_b=None)
+        .annotate(was=Subquery(was.values("from_at")[:1]))
+    )
     if team is not None:
         found = found.filter(Q(team_a=team) | Q(team_b=team))
-    return found.select_related(*_RELATED).order_by("scheduled_at", "pk")
+    return found.select_related(*_RELATED).order_by(Coalesce("scheduled_at", "was"), "pk")
 
 
 def with_history(days: list[Matchday]) -> list[Matchday]:
@@ -210,3 +218,11 @@ def postponed_matches(*, stage: Stage) -> list[Match]:
         .select_related(*_RELATED)
         .order_by("scheduled_at", "pk")
     )
+
+
+def last_postponement(*, match: Match) -> Postponement | None:
+    """The latest move of a match still postponed (its reason, from when), else None (and
+    no query)."""
+    if not match.is_postponed:
+        return None
+    return match.postponements.order_by("-at", "-pk").first()

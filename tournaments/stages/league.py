@@ -12,6 +12,12 @@ Every date a match gets stays inside the season (the championship's ``start_date
 (a matchday's date, a match's date and time, also through ``results.services.match_assign``)
 and a postponement all refuse otherwise, each with its sentence.
 
+A league skips its blackout dates (``skip_dates``: 25 December and 1 January unless the
+organiser says otherwise): no matchday is dated on one, nor any match of it, so the
+matchdays after it move on a week (an interval). A postponement may leave the new date to
+be fixed later (no date: ``Match.date_to_be_fixed``). A matchday moved says which of its
+matches did not move with it, and why (:class:`MatchdayMove`).
+
 Whether a team is free on a day is read from its other matches, so a move holds what makes
 that reading true until it commits: every move of a league's match takes its
 championship's lock first (:func:`lock_to_move`), then the rows of the matches it moves,
@@ -24,8 +30,10 @@ lock is held, since a referee holding a match waits for its stage.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import zoneinfo
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -42,9 +50,12 @@ from tournaments.models import Championship, Match, Postponement, Round, Stage, 
 from tournaments.signals import announce
 from tournaments.stages import rounds
 
-KEY = "league"  # the league stage format's key: ``registry`` names it so
+KEY = Stage.LEAGUE  # the league stage format's key: ``registry`` names it so
 DEFAULT_INTERVAL = 7
 DEFAULT_TIME = "21:00"
+# Days without a matchday unless the organiser says otherwise: "MM-DD" every year, or a
+# "YYYY-MM-DD" date once.
+DEFAULT_SKIP_DATES = ("12-25", "01-01")
 
 
 def zone_of(championship: Championship) -> zoneinfo.ZoneInfo:
@@ -64,12 +75,43 @@ def _parse_time(value: Any) -> dt.time:
     return dt.time.fromisoformat(value or DEFAULT_TIME)
 
 
-def matchday_dates(settings: Mapping[str, Any], count: int) -> list[dt.date]:
-    """The dates of ``count`` matchdays from a league's settings.
+def skip_dates(settings: Mapping[str, Any]) -> list[str]:
+    """A league's blackout dates as stored ("MM-DD" every year, "YYYY-MM-DD" once), the
+    default ones when it never said; refuses one that is neither.
 
-    >>> matchday_dates({"first_date": "2026-03-02", "interval": 7, "weekday": 2}, 3)
-    [datetime.date(2026, 3, 4), datetime.date(2026, 3, 11), datetime.date(2026, 3, 18)]
+    >>> skip_dates({})
+    ['12-25', '01-01']
+    >>> skip_dates({"skip_dates": ["2026-04-03"]})
+    ['2026-04-03']
+    >>> skip_dates({"skip_dates": ["Christmas"]})  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    TournamentError: Christmas is not a date to skip
     """
+    stored = settings.get("skip_dates")
+    found = list(DEFAULT_SKIP_DATES if stored is None else stored)
+    for entry in found:
+        try:
+            dt.date.fromisoformat(entry if len(str(entry)) > 5 else f"2000-{entry}")
+        except (TypeError, ValueError):
+            raise TournamentError(
+                _("%(date)s is not a date to skip: give a day and month, or a date."),
+                code="bad_skip_date",
+                params={"date": entry},
+            ) from None
+    return found
+
+
+def is_skipped(skip: Iterable[str], day: dt.date) -> bool:
+    """Whether ``day`` is one of the blackout dates ``skip`` (``skip_dates``).
+
+    >>> is_skipped(["12-25"], dt.date(2027, 12, 25)), is_skipped(["12-25"], dt.date(2027, 12, 24))
+    (True, False)
+    """
+    return any(entry in (day.isoformat(), day.strftime("%m-%d")) for entry in skip)
+
+
+def _slots(settings: Mapping[str, Any]) -> Iterator[dt.date]:
+    """Every date a matchday of the league may take, in order (blackout dates left out)."""
     first = _parse_date(settings.get("first_date"))
     if first is None:
         raise TournamentError(
@@ -79,7 +121,23 @@ def matchday_dates(settings: Mapping[str, Any], count: int) -> list[dt.date]:
     if weekday not in (None, ""):
         first += dt.timedelta(days=(int(weekday) - first.weekday()) % 7)
     interval = int(settings.get("interval") or DEFAULT_INTERVAL)
-    return [first + dt.timedelta(days=interval * index) for index in range(count)]
+    skip = skip_dates(settings)
+    for index in itertools.count():
+        day = first + dt.timedelta(days=interval * index)
+        if not is_skipped(skip, day):
+            yield day
+
+
+def matchday_dates(settings: Mapping[str, Any], count: int) -> list[dt.date]:
+    """The dates of ``count`` matchdays from a league's settings, its blackout dates
+    skipped (the matchdays after one move on an interval).
+
+    >>> matchday_dates({"first_date": "2026-03-02", "interval": 7, "weekday": 2}, 3)
+    [datetime.date(2026, 3, 4), datetime.date(2026, 3, 11), datetime.date(2026, 3, 18)]
+    >>> matchday_dates({"first_date": "2026-12-18", "interval": 7}, 3)
+    [datetime.date(2026, 12, 18), datetime.date(2027, 1, 8), datetime.date(2027, 1, 15)]
+    """
+    return list(itertools.islice(_slots(settings), count))
 
 
 def match_start(
@@ -149,6 +207,31 @@ def _check_free(match: Match, day: dt.date, others: Iterable[Match] | None = Non
             )
 
 
+def _matchday_days(
+    stage: Stage, planned: list[formats.Round], teams: Mapping[int, Team]
+) -> list[dt.date]:
+    """Each planned matchday's date: the next slot (``_slots``) on which none of its
+    matches falls on a blackout date either (a home team's night may)."""
+    championship, settings = stage.championship, stage.settings
+    skip = skip_dates(settings)
+    slots = _slots(settings)
+    dates: list[dt.date] = []
+    for planned_round in planned:
+        for day in slots:
+            starts = [
+                match_start(
+                    championship=championship, settings=settings, day=day, home=teams[p.home]
+                )
+                for p in planned_round.pairings
+            ]
+            if not any(is_skipped(skip, _local_day(championship, s)) for s in starts):
+                break
+            if championship.end_date is not None and day > championship.end_date:
+                check_in_season(championship, day)  # no slot left in the season
+        dates.append(day)
+    return dates
+
+
 def league_generate(stage: Stage) -> list[Match]:
     """Every matchday of the league ``stage`` (locked by the caller), dated, each match
     with its day, hour and venue. Refuses a league already generated and a matchday or a
@@ -162,10 +245,10 @@ def league_generate(stage: Stage) -> list[Match]:
         stage.save(update_fields=["settings"])
     championship = stage.championship
     planned = formats.round_robin(stage.settings["teams"], cycles=stage.settings.get("cycles", 2))
-    dates = matchday_dates(stage.settings, len(planned))
+    teams = {t.pk: t for t in stage.teams.all()}
+    dates = _matchday_days(stage, planned, teams)
     for day in (dates[0], dates[-1]):
         check_in_season(championship, day)
-    teams = {t.pk: t for t in stage.teams.all()}
     created: list[Match] = []
     for planned_round, day in zip(planned, dates, strict=True):
         round_ = rounds.new_round(stage)
@@ -230,17 +313,59 @@ def _check_open(match: Match) -> None:
         )
 
 
+@dataclass(frozen=True)
+class Stayed:
+    """A match of a moved matchday that stayed where it was, and why: ``postponed`` (it
+    keeps its own date, or its date to be fixed), ``decided`` (played already) or
+    ``home_night`` (its home team's night in the new week is the day it already had)."""
+
+    match: Match
+    reason: str
+
+    @property
+    def movable(self) -> bool:
+        return self.reason != "decided"
+
+    def sentence(self) -> str:
+        """Why it stayed, for the organiser."""
+        match = self.match
+        if self.reason == "decided":
+            return _("%(match)s has been played already.") % {"match": match}
+        if match.scheduled_at is None:
+            return _("%(match)s is postponed, its date to be fixed: it stays so.") % {
+                "match": match
+            }
+        local = timezone.localtime(match.scheduled_at, zone_of(match.stage.championship))
+        shown = {
+            "match": match,
+            "date": date_formats.date_format(local, "SHORT_DATE_FORMAT"),
+            "team": match.team_a,
+        }
+        if self.reason == "postponed":
+            return _("%(match)s is postponed to %(date)s: it keeps that date.") % shown
+        return _("%(match)s stays on %(date)s: it is %(team)s's home day in that week.") % shown
+
+
+@dataclass(frozen=True)
+class MatchdayMove:
+    """A matchday moved: the round, and its matches that did not move with it."""
+
+    round: Round
+    stayed: list[Stayed] = field(default_factory=list)
+
+
 @transaction.atomic
-def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> Round:
+def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> MatchdayMove:
     """Move matchday ``number`` of a league to ``date``: its matches still to be played
     and not postponed follow (each on its home team's night of the new week). Under the
-    championship's lock, then its matches' in id order (the module's docstring)."""
+    championship's lock, then its matches' in id order (the module's docstring). What did
+    not move (and why) is returned for the organiser to move it on, one by one."""
     lock_championship(stage.championship)
     stage = Stage.objects.select_related("championship").get(pk=stage.pk)
     round_ = stage.rounds.filter(number=number).first()
     if round_ is None:
         raise TournamentError(
-            _("Round %(number)s does not exist."), code="no_round", params={"number": number}
+            _("Matchday %(number)s does not exist."), code="no_round", params={"number": number}
         )
     championship = stage.championship
     check_in_season(championship, date)
@@ -250,6 +375,8 @@ def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> Round:
         .order_by("pk")
     )
     moving = [m for m in locked if m.team_b_id is not None and not m.is_decided and not m.postponed]
+    was = {m.pk: m.scheduled_at for m in moving}
+    old_date = round_.date
     for match in moving:
         match.scheduled_at = match_start(
             championship=championship, settings=stage.settings, day=date, home=match.team_a
@@ -262,20 +389,54 @@ def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> Round:
     for match in moving:
         _moved(match, ["scheduled_at"])
     announce(championship_id=championship.pk, stage_id=stage.pk, what="round")
-    return round_
+    stayed = _stayed(round_, moving) if old_date != date else []
+    stayed += [
+        Stayed(m, "home_night") for m in moving if old_date != date and m.scheduled_at == was[m.pk]
+    ]
+    return MatchdayMove(round=round_, stayed=stayed)
 
 
-def _locked_to_move(match: Match, when: dt.datetime, bye_text: str) -> tuple[Match, Championship]:
+def _stayed(round_: Round, moving: list[Match]) -> list[Stayed]:
+    """The matches of ``round_`` a move of it left where they were (not ``moving``)."""
+    moved = {m.pk for m in moving}
+    left = round_.matches.exclude(team_b=None).exclude(pk__in=moved)
+    return [
+        Stayed(m, "decided" if m.is_decided else "postponed")
+        for m in left.select_related("team_a", "team_b", "stage__championship").order_by("pk")
+    ]
+
+
+@transaction.atomic
+def matchday_matches_schedule(
+    *, stage: Stage, number: int, times: Mapping[int, dt.datetime]
+) -> list[Match]:
+    """Move matches of matchday ``number`` each to its time in ``times`` (match id: when),
+    as the organiser's edits of their dates (``match_schedule``, each with its checks):
+    all of them, or none when one is refused."""
+    round_ = stage.rounds.filter(number=number).first()
+    if round_ is None:
+        raise TournamentError(
+            _("Matchday %(number)s does not exist."), code="no_round", params={"number": number}
+        )
+    found = {m.pk: m for m in round_.matches.filter(pk__in=list(times))}
+    return [match_schedule(match=found[pk], scheduled_at=times[pk]) for pk in sorted(found)]
+
+
+def _locked_to_move(
+    match: Match, when: dt.datetime | None, bye_text: str
+) -> tuple[Match, Championship]:
     """``match`` locked, once it may be moved to ``when``: not a bye (``bye_text`` says
-    why), not decided, on a day of the season when neither team plays another match."""
+    why), not decided, on a day of the season when neither team plays another match (no
+    day to check for a postponement whose date is to be fixed: ``when`` None)."""
     match = lock_to_move(match)
     if match.team_b_id is None:
         raise TournamentError(bye_text, code="bye")
     _check_open(match)
     championship = match.stage.championship
-    day = _local_day(championship, when)
-    check_in_season(championship, day)
-    _check_free(match, day)
+    if when is not None:
+        day = _local_day(championship, when)
+        check_in_season(championship, day)
+        _check_free(match, day)
     return match, championship
 
 
@@ -306,13 +467,14 @@ def match_schedule(
 def match_postpone(
     *,
     match: Match,
-    to: dt.datetime,
+    to: dt.datetime | None,
     reason: str,
     by: AbstractBaseUser | None = None,
     venue_name: str | None = None,
     venue_address: str | None = None,
 ) -> Postponement:
-    """Postpone ``match`` to ``to`` (and maybe another venue), for ``reason``.
+    """Postpone ``match`` to ``to`` (and maybe another venue), for ``reason``; ``to`` None:
+    postponed, its date to be fixed (later, by ``match_schedule`` or another postponement).
 
     Refused for a decided match, a date outside the season, and a day on which one of its
     teams already plays another match. The move is kept (``Postponement``), the match is

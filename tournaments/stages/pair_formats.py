@@ -6,12 +6,13 @@ knockout (Tabbycat's draw generators). Listed in ``registry``; the pairing itsel
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import formats
+from tournaments import formats, widgets
 from tournaments.errors import TournamentError
 from tournaments.models import WEEKDAYS, Championship, Group, Match, Stage
 from tournaments.stages import league, rounds
@@ -72,7 +73,7 @@ class RoundRobin(StageFormat):
 class _IsoDateField(forms.DateField):
     """A date kept in the stage's settings (JSON) as ``YYYY-MM-DD``."""
 
-    widget = forms.DateInput(attrs={"type": "date"})
+    widget = widgets.DateInput
 
     def clean(self, value: Any) -> str | None:
         day = super().clean(value)
@@ -82,7 +83,7 @@ class _IsoDateField(forms.DateField):
 class _IsoTimeField(forms.TimeField):
     """An hour kept in the stage's settings (JSON) as ``HH:MM``."""
 
-    widget = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+    widget = widgets.TimeInput
 
     def clean(self, value: Any) -> str | None:
         hour = super().clean(value)
@@ -112,6 +113,72 @@ def _time_field() -> forms.Field:
     return _IsoTimeField(label=_("League's hour"), initial="21:00")
 
 
+class _SkipDatesField(forms.CharField):
+    """A league's blackout dates, typed day/month (every year) or day/month/year and
+    separated by commas ("25/12, 1/1"), kept as ``league.skip_dates`` reads them ("12-25",
+    "2027-04-03"). Empty: no date skipped."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return ", ".join(_day_month(entry) for entry in value)
+        return value
+
+    def clean(self, value: Any) -> list[str]:
+        text = super().clean(value) or ""
+        found = []
+        for part in (p.strip() for p in text.replace(";", ",").split(",")):
+            if not part:
+                continue
+            entry = _parse_skip(part)
+            if entry is None:
+                raise forms.ValidationError(
+                    _("%(date)s is not a day/month nor a day/month/year."),
+                    code="bad_skip_date",
+                    params={"date": part},
+                )
+            found.append(entry)
+        return found
+
+
+def _day_month(entry: str) -> str:
+    """ "12-25" as "25/12", "2027-04-03" as "3/4/2027"."""
+    parts = [int(p) for p in entry.split("-")]
+    return "/".join(str(p) for p in reversed(parts))
+
+
+def _parse_skip(text: str) -> str | None:
+    """ "25/12" as "12-25", "3/4/2027" (or "2027-04-03") as "2027-04-03"; None if neither.
+
+    >>> _parse_skip("25/12"), _parse_skip("3/4/2027"), _parse_skip("2027-04-03")
+    ('12-25', '2027-04-03', '2027-04-03')
+    >>> _parse_skip("31/2"), _parse_skip("tomorrow")
+    (None, None)
+    """
+    try:
+        if "-" in text:
+            return dt.date.fromisoformat(text).isoformat()
+        numbers = [int(p) for p in text.split("/")]
+        if len(numbers) == 2:
+            return dt.date(2000, numbers[1], numbers[0]).strftime("%m-%d")  # 2000: 29/2 too
+        if len(numbers) == 3:
+            return dt.date(numbers[2], numbers[1], numbers[0]).isoformat()
+    except ValueError:
+        return None
+    return None
+
+
+def _skip_dates_field() -> forms.Field:
+    return _SkipDatesField(
+        label=_("Dates without a matchday (league)"),
+        required=False,
+        initial=list(league.DEFAULT_SKIP_DATES),
+        help_text=_(
+            "Day/month (every year) or day/month/year, separated by commas. A matchday "
+            "that would fall on one moves on to the next week. Empty: none skipped."
+        ),
+    )
+
+
 class League(StageFormat):
     """A round robin played over a season, a matchday a week or so, at the clubs' venues.
 
@@ -120,14 +187,22 @@ class League(StageFormat):
     (:mod:`tournaments.stages.league`). Home and away: the second round mirrors the first.
     """
 
-    key = "league"
+    key = Stage.LEAGUE
     label = _("League")
-    defaults = {"cycles": 2, "first_date": None, "interval": 7, "weekday": None, "time": "21:00"}
+    defaults = {
+        "cycles": 2,
+        "first_date": None,
+        "interval": 7,
+        "weekday": None,
+        "time": "21:00",
+        "skip_dates": list(league.DEFAULT_SKIP_DATES),
+    }
     fields = {
         "first_date": _first_date_field,
         "interval": _interval_field,
         "weekday": _weekday_field,
         "time": _time_field,
+        "skip_dates": _skip_dates_field,
     }
 
     @classmethod

@@ -296,13 +296,16 @@ def _team_page(
     substitution_form: SubstitutionForm | None = None,
 ) -> HttpResponse:
     stages = _substitution_rounds(championship, team)
+    history = _team_history(team)
     context = {
         "championship": championship,
         "team": team,
         "form": form or TeamEditForm(team=team),
         "substitution_form": substitution_form or SubstitutionForm(team=team, stages=stages),
         "can_substitute": bool(stages),
-        "history": _team_history(team),
+        "history": history,
+        # A league's rounds are its matchdays: so named when the team plays only leagues.
+        "matchdays": bool(history) and all(row["match"].stage.is_league for row in history),
         "substitutions": Substitution.objects.filter(team=team).select_related(
             "player_out", "player_in", "stage"
         ),
@@ -355,11 +358,12 @@ def team_substitute(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
         else:
             messages.success(
                 request,
-                _("%(new)s replaces %(old)s from round %(number)s on.")
+                _("%(new)s replaces %(old)s from %(round)s on.")
                 % {
                     "new": substitution.player_in.name,
                     "old": substitution.player_out.name,
-                    "number": substitution.from_round,
+                    # "matchday 3" in a league: its rounds are matchdays.
+                    "round": str(substitution.stage.round_title(substitution.from_round)).lower(),
                 },
             )
             return redirect("organiser:team_edit", slug=slug, team_id=team.pk)

@@ -1,6 +1,9 @@
 """The organiser's side of a league: its matchdays with their dates, each match's date,
 time and venue, and a match postponed with its reason (``tournaments.stages.league``).
 
+A matchday moved says which of its matches stayed where they were, and why; the page then
+offers to move those too, each to a date and time of its own (``?left=`` names them).
+
 Like every organiser page: a login, and the championship found through
 ``championship_for_organiser`` (a stranger gets a 404). A refusal of a service is shown
 on its form, with what was typed, and changes nothing (the services are atomic).
@@ -26,6 +29,7 @@ from tournaments.stages import league
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.organiser.forms import (
     MatchdayDateForm,
+    MatchdayMatchesForm,
     MatchPostponeForm,
     MatchScheduleForm,
     add_service_error,
@@ -35,7 +39,7 @@ from tournaments.web.organiser.forms import (
 def _league(request: HttpRequest, slug: str, stage_id: int) -> tuple[Championship, Stage]:
     championship = championship_selectors.championship_for_organiser(user=request.user, slug=slug)
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
-    if stage.format != "league":
+    if not stage.is_league:
         raise Http404("Not a league.")
     return championship, stage
 
@@ -45,16 +49,39 @@ def _date_form(day: fixture_selectors.Matchday, data: Any = None) -> MatchdayDat
     return MatchdayDateForm(data, initial={"date": day.date}, auto_id=f"id_day{number}_%s")
 
 
+def _left_ids(text: str) -> set[int]:
+    return {int(part) for part in text.split(",") if part.strip().isdigit()}
+
+
+def _left_form(
+    day: fixture_selectors.Matchday, ids: set[int], data: Any = None
+) -> MatchdayMatchesForm | None:
+    """The form moving the matches of ``day`` named in ``ids`` still to be played."""
+    left = [f.match for f in day.fixtures if f.match.pk in ids and not f.decided]
+    if not left:
+        return None
+    return MatchdayMatchesForm(
+        data,
+        matches=left,
+        stage=day.stage,
+        date=day.date,
+        auto_id=f"id_left{day.round.number}_%s",
+    )
+
+
 def _matchdays_page(
     request: HttpRequest,
     championship: Championship,
     stage: Stage,
     bound: MatchdayDateForm | None = None,
     number: int | None = None,
+    left: MatchdayMatchesForm | None = None,
 ) -> HttpResponse:
     days = fixture_selectors.with_history(fixture_selectors.matchdays(stage=stage))
+    ids = _left_ids(request.GET.get("left", ""))
     for day in days:
-        day.form = bound if day.round.number == number else _date_form(day)
+        day.form = bound if day.round.number == number and bound else _date_form(day)
+        day.left_form = left if day.round.number == number else _left_form(day, ids)
     context = {"championship": championship, "stage": stage, "matchdays": days}
     return render(request, "organiser/league_matchdays.html", context)
 
@@ -62,7 +89,8 @@ def _matchdays_page(
 @login_required
 def matchdays(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """A league's matchdays: each date (editable), its matches with date, time, venue and
-    status, postponed ones marked with their history; per match, edit or postpone."""
+    status, postponed ones marked with their history; per match, edit or postpone; the
+    matches a move left behind (``?left=``), with a form to move them too."""
     championship, stage = _league(request, slug, stage_id)
     return _matchdays_page(request, championship, stage)
 
@@ -76,18 +104,47 @@ def matchday_date(request: HttpRequest, slug: str, stage_id: int, number: int) -
     form = MatchdayDateForm(request.POST, auto_id=f"id_day{number}_%s")
     if form.is_valid():
         try:
-            round_ = league.matchday_set_date(stage=stage, number=number, **form.service_kwargs())
+            move = league.matchday_set_date(stage=stage, number=number, **form.service_kwargs())
         except ValidationError as error:
             add_service_error(form, error)
         else:
             messages.success(
                 request,
                 _("%(matchday)s moved: its matches still to be played follow.")
-                % {"matchday": round_.name_in(stage)},
+                % {"matchday": move.round.name_in(stage)},
             )
+            for stayed in move.stayed:
+                messages.warning(request, stayed.sentence())
+            url = reverse("organiser:league_matchdays", args=[slug, stage_id])
+            left = ",".join(str(s.match.pk) for s in move.stayed if s.movable)
+            query = f"?left={left}" if left else ""
+            return redirect(f"{url}{query}#matchday-{number}")
+    return _matchdays_page(request, championship, stage, bound=form, number=number)
+
+
+@login_required
+def matchday_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -> HttpResponse:
+    """Move the matches a matchday's move left behind, each to its own date and time
+    (``league.matchday_matches_schedule``: all of them, or none)."""
+    championship, stage = _league(request, slug, stage_id)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    day = next(iter(fixture_selectors.matchdays(stage=stage, number=number)), None)
+    if day is None:
+        raise Http404("No such matchday.")
+    form = _left_form(day, _left_ids(request.POST.get("matches", "")), request.POST)
+    if form is None:
+        return redirect("organiser:league_matchdays", slug=slug, stage_id=stage_id)
+    if form.is_valid():
+        try:
+            league.matchday_matches_schedule(stage=stage, number=number, **form.service_kwargs())
+        except ValidationError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, _("Dates and times saved."))
             url = reverse("organiser:league_matchdays", args=[slug, stage_id])
             return redirect(f"{url}#matchday-{number}")
-    return _matchdays_page(request, championship, stage, bound=form, number=number)
+    return _matchdays_page(request, championship, stage, number=number, left=form)
 
 
 def _match(request: HttpRequest, slug: str, match_id: int) -> tuple[Championship, Match]:

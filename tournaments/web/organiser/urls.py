@@ -167,6 +167,11 @@ urlpatterns = [
         league.matchday_date,
         name="league_matchday_date",
     ),
+    path(
+        "<slug:slug>/stages/<int:stage_id>/matchdays/<int:number>/matches/",
+        league.matchday_matches,
+        name="league_matchday_matches",
+    ),
     path(f"{_match}/schedule/", league.match_schedule, name="league_match_schedule"),
     path(f"{_match}/postpone/", league.match_postpone, name="league_match_postpone"),
     path("<slug:slug>/matches/<int:match_id>/walkover/", stages.match_walkover, name="walkover"),

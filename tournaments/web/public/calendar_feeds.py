@@ -4,7 +4,9 @@ of a championship with a date and time, or a team's.
 One event per match, its UID stable (``match-<id>@<host>``), so a feed fetched again
 updates the events instead of adding copies; a postponement or any move of a match bumps
 its SEQUENCE and LAST-MODIFIED (``Match.schedule_sequence``), and the event moves: a
-postponed match is never CANCELLED. Times carry the championship's time zone.
+postponed match is never CANCELLED. One postponed with its date to be fixed stays where it
+was, TENTATIVE, its title saying so, until it has a date again. Times carry the
+championship's time zone.
 
 Not through the page cache (``tournaments.live`` keeps HTML pages, served as such): a
 feed is small, read a few times a day by each calendar, and answered with an ETag.
@@ -36,14 +38,21 @@ def uid(match: Match, host: str) -> str:
     return f"match-{match.pk}@{host}"
 
 
-def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event:
+def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event | None:
     championship = match.stage.championship
     zone = zoneinfo.ZoneInfo(championship.time_zone)
-    start = timezone.localtime(match.scheduled_at, zone)
+    # Postponed with its date to be fixed: left where it was, marked so (``feed_matches``).
+    when = match.scheduled_at or getattr(match, "was", None)
+    if when is None:
+        return None
+    start = timezone.localtime(when, zone)
     title = match.round.name_in(match.stage)
     event = icalendar.Event()
     event.add("uid", uid(match, host))
-    event.add("summary", f"{match.team_a.name} – {match.team_b.name} · {title}")
+    summary = f"{match.team_a.name} – {match.team_b.name} · {title}"
+    if match.date_to_be_fixed:
+        summary = f"{_('Postponed, date to be fixed')}: {summary}"
+    event.add("summary", summary)
     event.add("dtstart", start)
     event.add("dtend", start + MATCH_LENGTH)
     event.add("dtstamp", timezone.now())
@@ -57,14 +66,16 @@ def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event:
         reverse("tournaments:match", args=[championship.slug, match.pk])
     )
     lines = [championship.name, title]
-    if match.postponed and not match.is_decided:
+    if match.date_to_be_fixed:
+        lines.append(_("Postponed, date to be fixed"))
+    elif match.is_postponed:
         lines.append(_("Postponed"))
     if match.is_decided:
         lines.append(f"{match.chicos_a}–{match.chicos_b}")
     lines.append(url)
     event.add("description", "\n".join(lines))
     event.add("url", url)
-    event.add("status", "CONFIRMED")
+    event.add("status", "TENTATIVE" if match.date_to_be_fixed else "CONFIRMED")
     return event
 
 
@@ -78,7 +89,8 @@ def calendar(request: HttpRequest, championship: Championship, team: Team | None
     cal.add("x-wr-calname", name)
     cal.add("x-wr-timezone", championship.time_zone)
     for match in fixture_selectors.feed_matches(championship=championship, team=team):
-        cal.add_component(_event(request, match, host))
+        if (event := _event(request, match, host)) is not None:
+            cal.add_component(event)
     cal.add_missing_timezones()
     return cal.to_ical()
 

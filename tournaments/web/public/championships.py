@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import live
 from tournaments.championships import selectors as championship_selectors
+from tournaments.championships import zones
 from tournaments.championships.words import words
 from tournaments.entries import selectors as entry_selectors
 from tournaments.formats import Section
@@ -50,7 +51,7 @@ def _championship(slug: str) -> Championship:
         [live.SITE, live.structure_topic(slug)],
         lambda: championship_selectors.championship_public(slug=slug),
     )
-    return copy.copy(kept)
+    return zones.page_championship(copy.copy(kept))  # its zone: no query either
 
 
 # Teams, rules and each stage's current round: renewed by a decided result, not by a hand.
@@ -99,8 +100,7 @@ def _stages_with_current_round(championship: Championship) -> list[Stage]:
         number = current.get(stage.pk)
         stage.current_round = None
         if number:
-            label = next((r.label for r in stage.rounds.all() if r.number == number), "")
-            name = round_name(number=number, label=label, settings=stage.settings)
+            name = next((r.name_in(stage) for r in stage.rounds.all() if r.number == number), "")
             stage.current_round = CurrentRound(number=number, name=name)
     return stages
 
@@ -520,6 +520,7 @@ def _stored_match(championship: Championship, match_id: int) -> _StoredMatch:
             "chart": headline.chart(shown, hands, chart_game),
             "now": _NOW,
             "line_ups": _line_ups(shown),
+            "postponement": fixture_selectors.last_postponement(match=shown),
             "reported": _reported(shown),
         },
     )

@@ -41,7 +41,14 @@ def _matchdays_context(slug: str, stage_id: int | None, number: int | None) -> d
         days = fixture_selectors.matchdays(stage=stage, number=number)
         if number is not None and not days:
             raise Http404("No such matchday.")
-    return {"championship": found, "words": words(found), "matchdays": days, "one": number}
+    leagues = list({day.stage.pk: day.stage for day in days if day.stage.is_league}.values())
+    return {
+        "championship": found,
+        "words": words(found),
+        "matchdays": days,
+        "one": number,
+        "leagues": leagues,  # their blackout dates are said above the list
+    }
 
 
 @public_page(lambda slug: live.page_topics(slug=slug))

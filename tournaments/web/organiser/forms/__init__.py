@@ -25,6 +25,7 @@ from tournaments.web.organiser.forms.championships import (
 )
 from tournaments.web.organiser.forms.league import (
     MatchdayDateForm,
+    MatchdayMatchesForm,
     MatchPostponeForm,
     MatchScheduleForm,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "MatchPostponeForm",
     "MatchScheduleForm",
     "MatchdayDateForm",
+    "MatchdayMatchesForm",
     "PeopleSearchForm",
     "PersonForm",
     "RefereeAddForm",

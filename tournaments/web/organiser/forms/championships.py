@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring import PRESETS, RuleSet
+from tournaments import widgets
 from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Championship
 from tournaments.standings import selectors as standing_selectors
@@ -244,12 +245,8 @@ class ChampionshipCreateForm(RulesMixin, forms.Form):
         required=False,
         help_text=_("Letters, digits and hyphens. Empty: made from the name."),
     )
-    start_date = forms.DateField(
-        label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    end_date = forms.DateField(
-        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    start_date = forms.DateField(label=_("Start date"), widget=widgets.DateInput())
+    end_date = forms.DateField(label=_("End date"), required=False, widget=widgets.DateInput())
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     time_zone = _time_zone_field()
     team_size = forms.TypedChoiceField(
@@ -311,12 +308,8 @@ class ChampionshipDetailsForm(forms.Form):
     """A championship's name, dates and venue."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    start_date = forms.DateField(
-        label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    end_date = forms.DateField(
-        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    start_date = forms.DateField(label=_("Start date"), widget=widgets.DateInput())
+    end_date = forms.DateField(label=_("End date"), required=False, widget=widgets.DateInput())
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     absent_teams = forms.ChoiceField(
         label=_("Teams absent at check-in"),

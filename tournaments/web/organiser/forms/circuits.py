@@ -15,6 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import widgets
 from tournaments.models import Championship, Circuit, CircuitEvent, RatingFamily
 
 # What separates the numbers of a typed table: commas, semicolons, spaces; a trailing
@@ -44,7 +45,7 @@ def add_errors(form: forms.Form, error: ValidationError) -> None:
 
 
 def _date_input() -> forms.DateInput:
-    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    return widgets.DateInput()
 
 
 class CircuitForm(forms.Form):

@@ -15,6 +15,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import widgets
 from tournaments.models import Championship, EntryPolicy
 
 QUESTION_LABELS = {
@@ -38,7 +39,7 @@ class EntryPolicyForm(forms.Form):
         label=_("Entries close at"),
         required=False,
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        widget=widgets.DateTimeInput(),
     )
     asks = forms.MultipleChoiceField(
         label=_("Ask the teams for"),

@@ -9,6 +9,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import widgets
 from tournaments.models import Championship
 
 
@@ -18,7 +19,7 @@ class SelfCheckInForm(forms.Form):
 
     until = forms.DateTimeField(
         label=_("Until"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        widget=widgets.DateTimeInput(),
     )
 
     def __init__(self, *args: Any, championship: Championship, **kwargs: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import widgets
 from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Championship, Match, Team
 from tournaments.stages import registry
@@ -100,7 +101,7 @@ class MatchAssignForm(forms.Form):
         label=_("Time"),
         required=False,
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        widget=widgets.DateTimeInput(),
     )
     referee = RefereeChoiceField(label=_("Referee"), queryset=None, required=False)
     entry = forms.ChoiceField(

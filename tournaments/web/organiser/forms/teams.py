@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import widgets
 from tournaments.models import SEED_MAX, WEEKDAYS, Championship, Person, Team
 from tournaments.people.services import PersonDetails
 from tournaments.stages import registry
@@ -202,7 +203,7 @@ class TeamEditForm(PeopleChoiceMixin, forms.Form):
     home_time = forms.TimeField(
         label=_("Home hour (league)"),
         required=False,
-        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        widget=widgets.TimeInput(),
     )
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
@@ -284,12 +285,14 @@ class SubstitutionForm(forms.Form):
         choices = []
         for stage, next_number in stages:
             for number in range(1, next_number + 1):
-                label = _("%(stage)s, round %(number)s") % {
+                label = _("%(stage)s, %(round)s") % {
                     "stage": registry.stage_name(stage),
-                    "number": number,
+                    "round": stage.round_title(number),
                 }
                 choices.append((f"{stage.pk}:{number}", label))
         self.fields["from_round"].choices = choices
+        if stages and all(stage.is_league for stage, _n in stages):
+            self.fields["from_round"].label = _("From matchday")
         if choices:
             # The round about to be generated: the usual moment for a substitute.
             self.fields["from_round"].initial = choices[-1][0]
