@@ -117,12 +117,16 @@ def known(db) -> dict:
         "player_id": match.team_a.memberships.first().player_id,
         "person_id": match.team_a.memberships.first().player.person_id,
         "entry_id": entry.pk,
+        # The personal link of the match's first team: the team's own operations.
+        "team_link": entry_services.link_issue(team=match.team_a, via="organiser"),
     }
 
 
-def credentials(who: str) -> dict:
+def credentials(who: str, known: dict | None = None) -> dict:
     if who == "anonymous":
         return {}
+    if who == "team":
+        return {"Authorization": f"TeamLink {known['team_link']}"}
     client = client_for(UserFactory(username="schema-staff", is_staff=True))
     return {"Authorization": client._credentials["HTTP_AUTHORIZATION"]}
 
@@ -149,3 +153,23 @@ def test_every_operation_answers_within_its_schema(case, who, known, inside_the_
     # close_old_connections again, closing the test's transaction at the next example).
     options = WsgiClient(application).open(case.formatted_path, method="OPTIONS", headers=headers)
     assert options.status_code < 500, (case.formatted_path, options.get_data())
+
+
+# What a team does through its personal link: its results (docs/api.md).
+TEAM_OPERATIONS = schema.include(path_regex=r"/matches/\{match_id\}/(result|confirm|dispute)/$")
+
+
+@TEAM_OPERATIONS.parametrize()
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+def test_a_teams_operations_answer_within_their_schema(case, known, inside_the_test_transaction):
+    for name in list(case.path_parameters or {}):
+        if name in known:
+            case.path_parameters[name] = known[name]
+    case.call_and_validate(headers=credentials("team", known), checks=CHECKS)
