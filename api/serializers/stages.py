@@ -30,6 +30,13 @@ class StageSerializer(serializers.ModelSerializer):
     groups = serializers.SerializerMethodField()
     has_bracket = serializers.SerializerMethodField()
     has_groups = serializers.SerializerMethodField()
+    scorekeeping = serializers.ChoiceField(
+        choices=Scorekeeping.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="Who keeps the score in this stage where it differs from the championship "
+        "(empty: as the championship).",
+    )
     scorekeeping_in_force = serializers.ChoiceField(
         choices=Scorekeeping.choices,
         read_only=True,
@@ -53,12 +60,6 @@ class StageSerializer(serializers.ModelSerializer):
             "scorekeeping_in_force",
         ]
         read_only_fields = fields
-        extra_kwargs = {
-            "scorekeeping": {
-                "help_text": "Who keeps the score in this stage where it differs from the "
-                "championship (empty: as the championship)."
-            }
-        }
 
     def get_name(self, stage: Stage) -> str:
         return registry.stage_name(stage)

@@ -173,3 +173,59 @@ def test_a_teams_operations_answer_within_their_schema(case, known, inside_the_t
         if name in known:
             case.path_parameters[name] = known[name]
     case.call_and_validate(headers=credentials("team", known), checks=CHECKS)
+
+
+def test_the_answers_of_results_without_a_referee_match_the_schema(db, inside_the_test_transaction):
+    """Their successful answers too (the generated requests above are mostly refused): a
+    result reported, confirmed and disputed by the teams, typed and corrected by the
+    organiser, a match recorded another way, who keeps the score set."""
+    championship = ChampionshipFactory(slug="sin-arbitro", scorekeeping="results")
+    organiser = UserFactory(username="schema-organiser")
+    championship.organisers.add(organiser)
+    for seed in range(1, 5):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    first, second = stage_services.round_generate(stage=stage)
+    token = {"Authorization": client_for(organiser)._credentials["HTTP_AUTHORIZATION"]}
+
+    def link(team) -> dict:
+        return {"Authorization": f"TeamLink {entry_services.link_issue(team=team, via='api')}"}
+
+    games = [{"score": {"A": 30, "B": 25}}, {"score": {"A": 30, "B": 12}}]
+    calls = [
+        ("/api/v1/matches/{match_id}/result/", first, link(first.team_a), {"games": games}),
+        ("/api/v1/matches/{match_id}/dispute/", first, link(first.team_b), {"comment": "No"}),
+        ("/api/v1/matches/{match_id}/confirm/", first, token, {"side": "B"}),
+        ("/api/v1/matches/{match_id}/result/", second, token, {"games": games}),
+        (
+            "/api/v1/matches/{match_id}/result/",
+            second,
+            token,
+            {"games": games[::-1], "reason": "Misread"},
+        ),
+        ("/api/v1/matches/{match_id}/recording/", second, token, {"to": "hands", "reason": "x"}),
+        ("/api/v1/championships/{slug}/scorekeeping/", None, token, {"scorekeeping": "players"}),
+        (
+            "/api/v1/championships/{slug}/stages/{stage_id}/scorekeeping/",
+            None,
+            token,
+            {"scorekeeping": "results"},
+        ),
+    ]
+    client = WsgiClient(application)
+    reads = ("/api/v1/matches/{match_id}/", "/api/v1/championships/{slug}/stages/{stage_id}/")
+
+    def read_all() -> None:
+        for path in reads:
+            address = path.format(match_id=first.pk, slug=championship.slug, stage_id=stage.pk)
+            schema[path]["GET"].validate_response(client.get(address))
+
+    read_all()  # a stage as the championship (its own choice empty), a match not reported
+    for path, match, headers, body in calls:
+        address = path.format(
+            match_id=match.pk if match else 0, slug=championship.slug, stage_id=stage.pk
+        )
+        response = client.post(address, json=body, headers=headers)
+        assert response.status_code == 200, (path, response.get_data())
+        schema[path]["POST"].validate_response(response)
+    read_all()
