@@ -3,8 +3,10 @@
 ``code`` is stable (the engine's and the services' codes, or DRF's); ``message`` is a
 sentence in the request's language (LocaleMiddleware picks it from Accept-Language).
 An engine refusal adds ``hand`` (the hand's number) and ``event`` (the 0-based index of
-the offending event), as ``python -m scoring`` prints them; a CSV import adds ``rows``;
-a hand-number conflict adds ``expected``.
+the offending event), as ``python -m scoring`` prints them, and a reported result the
+engine refuses ``game`` (the 0-based index of the chico at fault in ``games``, as
+``python -m scoring result`` prints it); a CSV import adds ``rows``; a hand-number
+conflict adds ``expected``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ CONFLICTS = {
     "championship_draft",
     "entry_refused",
     "entry_key_used",
+    "entry_withdrawn",
+    # A match recorded as its result: one result, one way of recording it.
+    "result_differs",
+    "already_answered",
+    "kept_hand_by_hand",
+    "result_reported",
+    "recorded_already",
+    "not_a_result",
 }
 
 # Service refusals of the acting user himself (he may not referee this championship, or
@@ -52,6 +62,12 @@ CONFLICTS = {
 # rule is the services' (``results.selectors.hand_write_problem``), so the tablet and the
 # API refuse the same users; only its status is decided here.
 FORBIDDEN = {"not_referee", "not_match_referee"}
+# A team through its personal link, acting where it may not: another team's match, or a
+# championship whose referees keep the score.
+FORBIDDEN |= {"not_team_match", "referees_keep_score"}
+# A link revoked while its request was on its way (the link is checked again under its
+# lock): the credentials are no longer good, as when it is revoked before.
+UNAUTHORISED = {"link_revoked", "link_invalid"}
 
 
 class Conflict(exceptions.APIException):
@@ -104,9 +120,14 @@ def _service_error(error: DjangoValidationError) -> Response:
         extra: dict[str, Any] = {}
         if error.hand is not None or error.event is not None:
             extra = {"hand": error.hand, "event": error.event}
-        expected = (error.params or {}).get("expected")
-        if expected is not None:
-            extra["expected"] = expected
+        params = error.params or {}
+        if params.get("expected") is not None:
+            extra["expected"] = params["expected"]
+        if "index" in params:  # the engine names a chico of a reported result
+            extra["game"] = params["index"]
+        if code in UNAUTHORISED:
+            headers = {"WWW-Authenticate": "TeamLink"}
+            return Response(body(code, error.text, **extra), status=401, headers=headers)
         answer = 409 if code in CONFLICTS else 403 if code in FORBIDDEN else 400
         return Response(body(code, error.text, **extra), status=answer)
     # A model's full_clean() in a service: field errors when it has them.

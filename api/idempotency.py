@@ -1,6 +1,7 @@
 """``Idempotency-Key``: a retried write gets the first response instead of running twice.
 
-The key is the client's (any string up to 200 characters), per user. The first request
+The key is the client's (any string up to 200 characters), per user, or per team for a
+team acting through its personal link (``api.teamlink``). The first request
 with a key inserts its row inside the request's transaction; a concurrent request with
 the same key blocks on the unique index until the first commits, then reads the stored
 response (or, if the first failed and rolled back, runs itself). Failed requests keep no
@@ -25,6 +26,7 @@ from rest_framework.response import Response
 
 from api.errors import Unprocessable
 from api.models import IdempotencyKey
+from tournaments.models import TeamLink
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -33,6 +35,12 @@ REPLAYED = "Idempotent-Replayed"
 def _fingerprint(request: Request) -> str:
     data = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(data.encode()).hexdigest()
+
+
+def _client(request: Request) -> dict[str, Any]:
+    """Whose keys these are: the user's, or the team's behind its personal link."""
+    link = request.auth if isinstance(request.auth, TeamLink) else None
+    return {"team": link.team} if link is not None else {"user": request.user}
 
 
 def run_once(request: Request, action: Callable[[], Response]) -> Response:
@@ -52,12 +60,13 @@ def run_once(request: Request, action: Callable[[], Response]) -> Response:
         "path": request.path,
         "fingerprint": _fingerprint(request),
     }
+    client = _client(request)
     with transaction.atomic():
         try:
             with transaction.atomic():
-                stored = IdempotencyKey.objects.create(user=request.user, key=key, **identity)
+                stored = IdempotencyKey.objects.create(key=key, **client, **identity)
         except IntegrityError:
-            return _replay(IdempotencyKey.objects.get(user=request.user, key=key), identity)
+            return _replay(IdempotencyKey.objects.get(key=key, **client), identity)
         response = action()
         stored.status = response.status_code
         stored.response = json.loads(JSONRenderer().render(response.data) or b"null")

@@ -2,18 +2,34 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
 class IdempotencyKey(models.Model):
     """A client's ``Idempotency-Key`` and the first response given for it.
 
-    One row per user and key (a unique constraint): a retry with the same key and the same
-    request gets ``status``/``response`` again instead of being executed twice.
+    One row per client and key (a unique constraint): a retry with the same key and the same
+    request gets ``status``/``response`` again instead of being executed twice. The client
+    is a user, or a team acting through its personal link (``Authorization: TeamLink``):
+    one of the two, never both.
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    team = models.ForeignKey(
+        "tournaments.Team",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("team"),
     )
     key = models.CharField(_("key"), max_length=200)
     method = models.CharField(_("method"), max_length=10)
@@ -29,6 +45,12 @@ class IdempotencyKey(models.Model):
         verbose_name_plural = _("idempotency keys")
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique"),
+            models.UniqueConstraint(fields=["team", "key"], name="idempotency_key_team_unique"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, team__isnull=True)
+                | Q(user__isnull=True, team__isnull=False),
+                name="idempotency_key_one_client",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -29,6 +29,11 @@ class ErrorDetailSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Engine refusal: 0-based index of the offending event (null: none).",
     )
+    game = serializers.IntegerField(
+        required=False,
+        help_text="A reported result the engine refuses: 0-based index of the chico at fault "
+        "in games.",
+    )
     expected = serializers.IntegerField(
         required=False, help_text="Hand-number conflict: the hand the match expects."
     )
@@ -63,6 +68,10 @@ WHO = {
     "(a limited number per address, with the entry form: 429 past it).",
     "organisers": "Who: the championship's organisers and staff (401 without credentials, "
     "403 if you may read it but not manage it, 404 if you may not even read it).",
+    "teams": "Who: the championship's organisers and staff, or a team of the match through "
+    "its personal link (`Authorization: TeamLink <token>`: its own matches only, 403 "
+    "otherwise; a revoked link 401); 401 without credentials, 403 for any other user who "
+    "may read the match, 404 if you may not even read it.",
     "referees": "Who: the match's referee while on the championship's list of referees, the "
     "championship's organisers and staff (401 without credentials, 403 for anyone else who "
     "may read the match, 404 otherwise).",

@@ -372,6 +372,9 @@ SPECTACULAR_SETTINGS = {
         "ChampionshipStatusEnum": "tournaments.models.Championship.Status",
         "MatchStatusEnum": "tournaments.models.Match.Status",
         "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "ScorekeepingEnum": "tournaments.models.Scorekeeping",
+        "RecordedEnum": "tournaments.models.Match.Recorded",
+        "ResultSideEnum": "api.serializers.results.SIDES",
     },
 }
 

@@ -59,8 +59,21 @@ class ChampionshipSerializer(serializers.ModelSerializer):
             "options",
             "team_size",
             "tiebreaks",
+            "scorekeeping",
+            "confirm_within",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "scorekeeping": {
+                "help_text": "Who keeps the score at the tables: referees (the tablet), "
+                "players (a player's phone, hand by hand) or results (the teams report their "
+                "result, the desk types it). A stage may choose its own."
+            },
+            "confirm_within": {
+                "help_text": "Minutes a team has to answer a result the other team reported "
+                "before the match goes to the organiser's results to settle."
+            },
+        }
 
     def get_preset(self, championship: Championship) -> str:
         rules = championship.rules

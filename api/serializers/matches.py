@@ -113,8 +113,22 @@ class MatchSerializer(serializers.ModelSerializer):
             "reason_code",
             "provisional",
             "confirmed_at",
+            "recorded",
+            "reported_at",
+            "reported_side",
         ]
         read_only_fields = [f for f in fields if f not in TABLE_FIELDS]
+        extra_kwargs = {
+            "recorded": {
+                "help_text": "hands: recorded hand by hand; result: as its result (each "
+                "chico's final score, no hands)."
+            },
+            "reported_at": {"help_text": "When its result was reported or typed (null: not)."},
+            "reported_side": {
+                "help_text": "The side that reported its result; empty: typed at the "
+                "organiser's desk, or none."
+            },
+        }
 
     def get_round_name(self, match: Match) -> str:
         return str(match.round.name_in(match.stage))

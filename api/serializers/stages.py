@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers.matches import MatchSerializer
-from tournaments.models import Round, Stage
+from tournaments.models import Round, Scorekeeping, Stage
 from tournaments.stages import registry
 from tournaments.standings import tiebreaks
 
@@ -30,6 +30,18 @@ class StageSerializer(serializers.ModelSerializer):
     groups = serializers.SerializerMethodField()
     has_bracket = serializers.SerializerMethodField()
     has_groups = serializers.SerializerMethodField()
+    scorekeeping = serializers.ChoiceField(
+        choices=Scorekeeping.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="Who keeps the score in this stage where it differs from the championship "
+        "(empty: as the championship).",
+    )
+    scorekeeping_in_force = serializers.ChoiceField(
+        choices=Scorekeeping.choices,
+        read_only=True,
+        help_text="Who keeps the score in this stage: its own choice, else the championship's.",
+    )
 
     class Meta:
         model = Stage
@@ -44,6 +56,8 @@ class StageSerializer(serializers.ModelSerializer):
             "has_bracket",
             "has_groups",
             "groups",
+            "scorekeeping",
+            "scorekeeping_in_force",
         ]
         read_only_fields = fields
 

@@ -1,4 +1,4 @@
-"""Championships: list, create, read, change, move their status."""
+"""Championships: list, create, read, change, move their status, who keeps the score."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from api.serializers.championships import (
     ChampionshipUpdateSerializer,
     StatusSerializer,
 )
+from api.serializers.results import ScorekeepingPostSerializer
 from api.views.base import ApiView
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships import services as championship_services
@@ -110,5 +111,26 @@ class ChampionshipStatus(ApiView):
         data = self.valid(StatusSerializer, request).validated_data
         championship = championship_services.championship_set_status(
             championship=championship, status=data["status"]
+        )
+        return Response(ChampionshipSerializer(championship).data)
+
+
+class ChampionshipScorekeeping(ApiView):
+    """Who keeps the score in a championship."""
+
+    writers = "organisers"
+    serializer_class = ChampionshipSerializer
+
+    @extend_schema(request=ScorekeepingPostSerializer, responses={200: ChampionshipSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        """Who keeps the score (``scorekeeping``) and how many minutes a team has to answer
+        a reported result (``confirm_within``): for the results still to come, none
+        recorded changes."""
+        championship = access.managed_championship(request, slug)
+        data = self.valid(ScorekeepingPostSerializer, request).validated_data
+        championship = championship_services.championship_scorekeeping_set(
+            championship=championship,
+            scorekeeping=data["scorekeeping"],
+            confirm_within=data.get("confirm_within"),
         )
         return Response(ChampionshipSerializer(championship).data)

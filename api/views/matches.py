@@ -67,10 +67,15 @@ class MatchList(ApiView):
         return self.paginated(self.filter_queryset(self.get_queryset()), MatchSerializer)
 
 
-def _detail(match_id: int) -> Response:
+def detail_data(match_id: int) -> dict:
+    """A match as ``GET matches/{id}/`` answers it."""
     match = result_selectors.match_detail(pk=match_id)
     context = {"names": records.names(match, public=True)}
-    return Response(MatchDetailSerializer(match, context=context).data)
+    return MatchDetailSerializer(match, context=context).data
+
+
+def _detail(match_id: int) -> Response:
+    return Response(detail_data(match_id))
 
 
 class MatchDetail(ApiView):

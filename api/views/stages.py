@@ -1,4 +1,5 @@
-"""Stages: list, create, read; their rounds (and generating the next), standings, bracket."""
+"""Stages: list, create, read, who keeps their score; their rounds (and generating the
+next), standings, bracket."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import access
+from api.serializers.results import StageScorekeepingPostSerializer
 from api.serializers.stages import (
     BracketSerializer,
     GeneratedSerializer,
@@ -20,6 +22,7 @@ from api.serializers.stages import (
     StandingsSerializer,
 )
 from api.views.base import ApiView
+from tournaments.championships import services as championship_services
 from tournaments.models import Group, Round, Stage
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
@@ -70,6 +73,23 @@ class StageDetail(ApiView):
     def get(self, request: Request, slug: str, stage_id: int) -> Response:
         stage = access.stage(request, slug, stage_id)
         return Response(StageSerializer(_stages(stage.championship).get(pk=stage.pk)).data)
+
+
+class StageScorekeeping(ApiView):
+    """Who keeps the score in a stage."""
+
+    writers = "organisers"
+    serializer_class = StageSerializer
+
+    @extend_schema(request=StageScorekeepingPostSerializer, responses={200: StageSerializer})
+    def post(self, request: Request, slug: str, stage_id: int) -> Response:
+        """Who keeps the score in this stage when it differs from the championship
+        (``scorekeeping``; empty: as the championship), for the results still to come."""
+        championship = access.managed_championship(request, slug)
+        stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
+        data = self.valid(StageScorekeepingPostSerializer, request).validated_data
+        championship_services.stage_scorekeeping_set(stage=stage, scorekeeping=data["scorekeeping"])
+        return Response(StageSerializer(_stages(championship).get(pk=stage.pk)).data)
 
 
 class RoundList(ApiView):

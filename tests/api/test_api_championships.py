@@ -66,6 +66,8 @@ def test_list_shows_public_championships_only(api, published, championship_facto
             },
             "team_size": 2,
             "tiebreaks": ["points", "head_to_head", "chico_diff", "tantos_diff", "lots"],
+            "scorekeeping": "referees",
+            "confirm_within": 30,
         }
     ]
 

@@ -89,8 +89,20 @@ def record_one_hand(world: World) -> None:
     )
 
 
-# The writes of play (seats, hands, a walkover): once the championship is running.
-PLAY = {"match_seats", "hand_post", "hand_undo", "match_walkover"}
+# The writes of play (seats, hands, a walkover, a result): once the championship is running.
+PLAY = {
+    "match_seats",
+    "hand_post",
+    "hand_undo",
+    "match_walkover",
+    "match_result",
+    "match_confirm",
+    "match_dispute",
+    "match_recording",
+}
+# Answers to a result: once the match has one (typed at the desk).
+ANSWERS = {"match_confirm", "match_dispute"}
+A_WINS = [{"score": {"A": 30, "B": 12}}, {"score": {"A": 30, "B": 7}}]
 
 # name -> (who may, method, path, payload, success status, preparation)
 WRITES: dict[str, tuple] = {
@@ -187,6 +199,48 @@ WRITES: dict[str, tuple] = {
         lambda w: {"winner": w.match.team_a_id, "reason": "No vino"},
         200,
     ),
+    "championship_scorekeeping": (
+        "managers",
+        "post",
+        lambda w: f"{w.base}/scorekeeping/",
+        lambda w: {"scorekeeping": "results", "confirm_within": 20},
+        200,
+    ),
+    "stage_scorekeeping": (
+        "managers",
+        "post",
+        lambda w: f"{w.base}/stages/{w.match.stage_id}/scorekeeping/",
+        lambda w: {"scorekeeping": "players"},
+        200,
+    ),
+    "match_result": (
+        "managers",
+        "post",
+        lambda w: f"{V1}/matches/{w.match.pk}/result/",
+        lambda w: {"games": A_WINS},
+        200,
+    ),
+    "match_confirm": (
+        "managers",
+        "post",
+        lambda w: f"{V1}/matches/{w.match.pk}/confirm/",
+        lambda w: {"side": "A"},
+        200,
+    ),
+    "match_dispute": (
+        "managers",
+        "post",
+        lambda w: f"{V1}/matches/{w.match.pk}/dispute/",
+        lambda w: {"side": "B", "comment": "Wrong sheet"},
+        200,
+    ),
+    "match_recording": (
+        "managers",
+        "post",
+        lambda w: f"{V1}/matches/{w.match.pk}/recording/",
+        lambda w: {"to": "result", "reason": "The phone died"},
+        200,
+    ),
     "match_seats": (
         "referees",
         "post",
@@ -237,6 +291,8 @@ def test_every_write_for_every_kind_of_user(db, actor, write):
     )
     if write in ("hand_undo",):
         record_one_hand(world)
+    elif write in ANSWERS:
+        result_services.match_result_record(match=world.match, games=A_WINS, by=None)
     elif write == "hand_post":
         result_services.match_start(match=world.match)
         world.match.refresh_from_db()

@@ -117,12 +117,16 @@ def known(db) -> dict:
         "player_id": match.team_a.memberships.first().player_id,
         "person_id": match.team_a.memberships.first().player.person_id,
         "entry_id": entry.pk,
+        # The personal link of the match's first team: the team's own operations.
+        "team_link": entry_services.link_issue(team=match.team_a, via="organiser"),
     }
 
 
-def credentials(who: str) -> dict:
+def credentials(who: str, known: dict | None = None) -> dict:
     if who == "anonymous":
         return {}
+    if who == "team":
+        return {"Authorization": f"TeamLink {known['team_link']}"}
     client = client_for(UserFactory(username="schema-staff", is_staff=True))
     return {"Authorization": client._credentials["HTTP_AUTHORIZATION"]}
 
@@ -149,3 +153,79 @@ def test_every_operation_answers_within_its_schema(case, who, known, inside_the_
     # close_old_connections again, closing the test's transaction at the next example).
     options = WsgiClient(application).open(case.formatted_path, method="OPTIONS", headers=headers)
     assert options.status_code < 500, (case.formatted_path, options.get_data())
+
+
+# What a team does through its personal link: its results (docs/api.md).
+TEAM_OPERATIONS = schema.include(path_regex=r"/matches/\{match_id\}/(result|confirm|dispute)/$")
+
+
+@TEAM_OPERATIONS.parametrize()
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+def test_a_teams_operations_answer_within_their_schema(case, known, inside_the_test_transaction):
+    for name in list(case.path_parameters or {}):
+        if name in known:
+            case.path_parameters[name] = known[name]
+    case.call_and_validate(headers=credentials("team", known), checks=CHECKS)
+
+
+def test_the_answers_of_results_without_a_referee_match_the_schema(db, inside_the_test_transaction):
+    """Their successful answers too (the generated requests above are mostly refused): a
+    result reported, confirmed and disputed by the teams, typed and corrected by the
+    organiser, a match recorded another way, who keeps the score set."""
+    championship = ChampionshipFactory(slug="sin-arbitro", scorekeeping="results")
+    organiser = UserFactory(username="schema-organiser")
+    championship.organisers.add(organiser)
+    for seed in range(1, 5):
+        TeamFactory(championship=championship, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    first, second = stage_services.round_generate(stage=stage)
+    token = {"Authorization": client_for(organiser)._credentials["HTTP_AUTHORIZATION"]}
+
+    def link(team) -> dict:
+        return {"Authorization": f"TeamLink {entry_services.link_issue(team=team, via='api')}"}
+
+    games = [{"score": {"A": 30, "B": 25}}, {"score": {"A": 30, "B": 12}}]
+    calls = [
+        ("/api/v1/matches/{match_id}/result/", first, link(first.team_a), {"games": games}),
+        ("/api/v1/matches/{match_id}/dispute/", first, link(first.team_b), {"comment": "No"}),
+        ("/api/v1/matches/{match_id}/confirm/", first, token, {"side": "B"}),
+        ("/api/v1/matches/{match_id}/result/", second, token, {"games": games}),
+        (
+            "/api/v1/matches/{match_id}/result/",
+            second,
+            token,
+            {"games": games[::-1], "reason": "Misread"},
+        ),
+        ("/api/v1/matches/{match_id}/recording/", second, token, {"to": "hands", "reason": "x"}),
+        ("/api/v1/championships/{slug}/scorekeeping/", None, token, {"scorekeeping": "players"}),
+        (
+            "/api/v1/championships/{slug}/stages/{stage_id}/scorekeeping/",
+            None,
+            token,
+            {"scorekeeping": "results"},
+        ),
+    ]
+    client = WsgiClient(application)
+    reads = ("/api/v1/matches/{match_id}/", "/api/v1/championships/{slug}/stages/{stage_id}/")
+
+    def read_all() -> None:
+        for path in reads:
+            address = path.format(match_id=first.pk, slug=championship.slug, stage_id=stage.pk)
+            schema[path]["GET"].validate_response(client.get(address))
+
+    read_all()  # a stage as the championship (its own choice empty), a match not reported
+    for path, match, headers, body in calls:
+        address = path.format(
+            match_id=match.pk if match else 0, slug=championship.slug, stage_id=stage.pk
+        )
+        response = client.post(address, json=body, headers=headers)
+        assert response.status_code == 200, (path, response.get_data())
+        schema[path]["POST"].validate_response(response)
+    read_all()

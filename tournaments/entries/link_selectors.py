@@ -2,7 +2,8 @@
 
 The team's page shows its players and entry, its next match (stage, round, table, time,
 opponent), the results of its own that await its answer, and its check-in; the organiser's
-team page shows whether a live link exists. Each read owns its joins.
+team page shows whether a live link exists; a token names its link (:func:`link_by_token`,
+the page's and the API's one reading of it). Each read owns its joins.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core import signing
 from django.db.models import Exists, Max, OuterRef, Prefetch, Q
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
+from tournaments.errors import TournamentError
 from tournaments.models import (
     Championship,
     CheckIn,
@@ -23,6 +27,10 @@ from tournaments.models import (
     Team,
     TeamLink,
 )
+
+# The personal link's token: a signed TeamLink id; the salt keeps it from being any other
+# of the site's signed values (a check-in QR code, a fresh invitation).
+LINK_SALT = "tanteo.team-link"
 
 
 def link_page_team(*, team: Team) -> Team:
@@ -135,6 +143,27 @@ def championship_started(championship: Championship) -> bool:
         )
         or Match.objects.filter(stage__championship=championship).exists()
     )
+
+
+def link_by_token(*, token: str) -> TeamLink:
+    """The live personal link ``token`` names, with its team and championship; a tampered
+    token or a revoked link raises ``TournamentError`` (the team's page and the API's
+    ``TeamLink`` credentials both read a token here)."""
+    try:
+        value = signing.loads(token, salt=LINK_SALT)
+        link_id = int(value["l"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise TournamentError(
+            _("This link is not valid: copy it again from the message you received."),
+            code="link_invalid",
+        ) from None
+    link = TeamLink.objects.select_related("team__championship").filter(pk=link_id).first()
+    if link is None or link.revoked_at is not None:
+        raise TournamentError(
+            _("This link was revoked by the organiser: ask him for the new one."),
+            code="link_revoked",
+        )
+    return link
 
 
 def live_link(*, team: Team) -> TeamLink | None:

@@ -32,7 +32,7 @@ from tournaments.championships.services import (
 )
 from tournaments.championships.words import words
 from tournaments.entries.form_keys import form_fingerprint, repeated_entry
-from tournaments.entries.link_selectors import championship_started
+from tournaments.entries.link_selectors import LINK_SALT, championship_started, link_by_token
 from tournaments.entries.selectors import entries_closed_problem
 from tournaments.entries.towns import town_problem, town_rule
 from tournaments.errors import TournamentError
@@ -47,10 +47,6 @@ from tournaments.models import (
 )
 from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
-
-# The personal link's token: a signed TeamLink id; the salt keeps it from being any other
-# of the site's signed values (a check-in QR code, a fresh invitation).
-LINK_SALT = "tanteo.team-link"
 
 
 def team_act_log(
@@ -166,20 +162,7 @@ def link_revoke(*, team: Team, by: AbstractBaseUser | None = None) -> int:
 def link_team(*, slug: str, token: str) -> Team:
     """The team a personal link opens in championship ``slug``; a tampered token, a
     revoked link or another championship's link raises ``TournamentError`` (403)."""
-    try:
-        value = signing.loads(token, salt=LINK_SALT)
-        link_id = int(value["l"])
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise TournamentError(
-            _("This link is not valid: copy it again from the message you received."),
-            code="link_invalid",
-        ) from None
-    link = TeamLink.objects.select_related("team__championship").filter(pk=link_id).first()
-    if link is None or link.revoked_at is not None:
-        raise TournamentError(
-            _("This link was revoked by the organiser: ask him for the new one."),
-            code="link_revoked",
-        )
+    link = link_by_token(token=token)
     if link.team.championship.slug != slug:
         raise TournamentError(
             _("This link belongs to another championship."), code="link_other_championship"

@@ -18,7 +18,10 @@ the organiser's to read: the public archive gives it empty, and only the organis
 
 A table of three (gallo) adds, and only it, a ``team_c``, a side ``"C"`` to its line-up
 and to every figure (a fijo pair's ``"C"`` repeating its ``"B"``, as stored) and its
-``places`` by side; a two-sided match is exported as before.
+``places`` by side; a two-sided match is exported as before. A match recorded as its
+result adds ``recorded``, ``reported_at`` and ``reported_side`` (and has no ``entry``),
+and the championship and its stages say who keeps their score where it is not the
+default: an archive without either is byte for byte what it was.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from tournaments.models import (
     MatchConfirmation,
     Player,
     Round,
+    Scorekeeping,
     Substitution,
     public_name,
 )
@@ -49,6 +53,8 @@ from tournaments.results import records
 
 #: The schema's address: its version is part of it (docs/archive.schema.json's ``$id``).
 SCHEMA_ID = f"https://tanteo.org/schemas/archive/v{ARCHIVE_VERSION}.json"
+
+CONFIRM_WITHIN_DEFAULT = Championship._meta.get_field("confirm_within").default
 
 # The revisions whose reason is a side's own words to the organiser (its answer's comment).
 ANSWERS = (HandRevision.Action.CONFIRMED, HandRevision.Action.DISPUTED)
@@ -115,6 +121,29 @@ def rename_view(view: Any, keys: Mapping[str, str]) -> Any:
     if isinstance(view, dict) and isinstance(view.get("record"), dict):
         return {**view, "record": rename_players(view["record"], keys)}
     return view
+
+
+def _scorekeeping(championship: Championship) -> dict[str, Any]:
+    """Who keeps the score and the time to answer a reported result, each where it is not
+    the default (referees, 30 minutes): an archive of before them is what it was."""
+    found: dict[str, Any] = {}
+    if championship.scorekeeping != Scorekeeping.REFEREES:
+        found["scorekeeping"] = championship.scorekeeping
+    if championship.confirm_within != CONFIRM_WITHIN_DEFAULT:
+        found["confirm_within"] = championship.confirm_within
+    return found
+
+
+def _recorded(match: Match) -> dict[str, Any]:
+    """How its hands were entered, for a match kept hand by hand; for a match recorded as
+    its result (docs/archive.md), that, and when and by which side it was reported."""
+    if match.recorded != Match.Recorded.RESULT:
+        return {"entry": match.entry}
+    return {
+        "recorded": match.recorded,
+        "reported_at": _time(match.reported_at),
+        "reported_side": match.reported_side,
+    }
 
 
 class _Export:
@@ -262,6 +291,7 @@ class _Export:
                     }
                     for group in stage.groups.all()
                 ],
+                **({"scorekeeping": stage.scorekeeping} if stage.scorekeeping else {}),
                 "rounds": [
                     {
                         "number": round_.number,
@@ -346,7 +376,7 @@ class _Export:
                 "status": match.status,
                 "outcome": match.outcome,
                 "best_of": match.best_of,
-                "entry": match.entry,
+                **_recorded(match),
                 "lineup": rename_lineup(lineup, self.key),
                 "seats": [self.key.get(key, key) for key in match.seats],
                 "winner": side.get(match.winner_id),
@@ -429,6 +459,7 @@ def archive_export(championship: Championship, *, private: bool = False) -> dict
             # What seeds the drawing of lots: the same draws under another slug.
             "seed": c.lots_seed,
             "absent_teams": c.absent_teams,
+            **_scorekeeping(c),
         },
         "people": people,
         "players": export.player_rows(),

@@ -18,6 +18,9 @@ without author) keeps what the archive said, with the reason
 A table of three (a match with ``team_c``) is derived as Tanteo derives one: its ``c``
 columns from the engine's side they stand for (``records.column_sides``: a fijo pair's
 repeat ``b``) and its places from the engine's ranking (``records.table_places``).
+
+A match recorded as its result is derived from its games by the engine as a reported
+result is (``archive_results``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import MatchResult, rename_players
 from tournaments import tasks
+from tournaments.io import archive_results
 from tournaments.io.archive import rename_lineup, rename_view, renumber_settings
 from tournaments.io.archive_checks import ArchiveError, archive_check, hand_path, parse_time
 from tournaments.models import (
@@ -180,6 +184,7 @@ class _Import:
             tiebreaks=list(c["tiebreaks"]),
             seed=c["seed"],
             absent_teams=c.get("absent_teams", Championship.AbsentTeams.WALKOVER),
+            **archive_results.scorekeeping_fields(c),
         )
 
     def _people(self) -> None:
@@ -250,6 +255,7 @@ class _Import:
                 order=s["order"],
                 format=s["format"],
                 settings=renumber_settings(s["settings"], team_pk),
+                scorekeeping=s.get("scorekeeping", ""),
             )
             stage.teams.set(self._team_pks(s["teams"]))
             self.stage[s["id"]] = stage
@@ -334,13 +340,18 @@ class _MatchImport:
             reason_code=row.get("reason_code", ""),
             finished_at=self._time("finished_at"),
             confirmed_at=self._time("confirmed_at"),
+            reported_at=self._time("reported_at"),
+            **archive_results.recorded_fields(row),
         )
         self.match = match
         self.columns = records.column_sides(match)
         entries = [rename_players(hand["record"], keys) for hand in row["hands"]]
         result = records.score(match, entries) if entries else None
         decided_by_organiser = row["outcome"] in DECIDED_WITHOUT_PLAY
-        if decided_by_organiser or result is None:
+        reported = archive_results.engine_result(match, row, self.where)
+        if reported is not None:
+            self.games = archive_results.store_result(match, reported, self.side)
+        elif decided_by_organiser or result is None:
             self._as_stored()
         else:
             self._as_scored(result)

@@ -181,7 +181,8 @@ def export_standings(championship: Championship) -> Iterator[str]:
 
 
 def export_matches(championship: Championship) -> Iterator[str]:
-    """Every match with its result (derived from the hands, or the walkover)."""
+    """Every match with its result (derived from the hands, reported as a result, or the
+    walkover) and how it was recorded (``recorded``: ``hands`` or ``result``)."""
     matches = (
         Match.objects.filter(stage__championship=championship)
         .select_related(
@@ -221,9 +222,12 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 1 if m.is_provisional else 0,
                 _local(m.confirmed_at, zone),
                 *(third if three else ()),
+                m.recorded,
             ]
 
-    header = [*MATCH_COLUMNS, *(("team_c", "chicos_c", "tantos_c") if three else ())]
+    # How each match was recorded, last of all: after a gallo championship's columns too,
+    # so neither export's columns move.
+    header = [*MATCH_COLUMNS, *(("team_c", "chicos_c", "tantos_c") if three else ()), "recorded"]
     return csv_lines(header, rows())
 
 
