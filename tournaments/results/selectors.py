@@ -20,9 +20,11 @@ from tournaments.models import (
     HandRevision,
     Match,
     MatchConfirmation,
+    Round,
     Team,
     TeamAct,
 )
+from tournaments.stages.selectors import table_key
 
 
 def match_detail(*, pk: int) -> Match:
@@ -370,3 +372,21 @@ def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
         .select_related("stage", "round", "team_a", "team_b", "team_c")
         .order_by("finished_at", "pk")
     )
+
+
+def desk_matches(*, round: Round) -> list[Match]:
+    """A round's matches as the desk lists them (``web/organiser/desk.py``), tables in the
+    hall's order ("2" before "10"), byes last: their teams and games, and ``has_hands``
+    (whether hands were recorded: such a match is kept hand by hand). ``round`` comes with
+    its stage and championship attached. Two queries."""
+    matches = list(
+        Match.objects.filter(round=round)
+        .select_related("team_a", "team_b", "team_c", "winner", "group")
+        .annotate(has_hands=Exists(Hand.objects.filter(match=OuterRef("pk"))))
+        .prefetch_related("games")
+        .order_by()
+    )
+    for match in matches:
+        match.round = round
+        match.stage = round.stage
+    return sorted(matches, key=lambda m: (m.is_bye, table_key(m.table), m.pk))

@@ -155,6 +155,20 @@ def current_rounds(*, championship: Championship) -> dict[int, int]:
     return {row["stage_id"]: row["open"] or row["last"] for row in rows}
 
 
+def championship_rounds(*, championship: Championship) -> list[Round]:
+    """Every round of ``championship``'s stages, in stage order then number, each with its
+    stage attached and ``open``: its matches still to be decided (one query)."""
+    rounds = list(
+        Round.objects.filter(stage__championship=championship)
+        .select_related("stage")
+        .annotate(open=Count("matches", filter=~Q(matches__status__in=Match.DECIDED)))
+        .order_by("stage__order", "number")
+    )
+    for round_ in rounds:
+        round_.stage.championship = championship
+    return rounds
+
+
 def rounds_in_play(*, stage: Stage) -> tuple[list[Round], int | None]:
     """The rounds of ``stage`` and the number of its current one (the first with a match
     still to be decided, else the last; None before the first round), in one query."""
@@ -173,7 +187,7 @@ def board_matches(*, championship: Championship) -> tuple[list[Match], list[Matc
     base = Match.objects.filter(stage__championship=championship, team_b__isnull=False)
     base = base.select_related("stage", "round", "group", "team_a", "team_b", "team_c", "winner")
     playing = list(base.filter(status=Match.Status.IN_PROGRESS))
-    playing.sort(key=lambda m: (_table_key(m.table), m.pk))
+    playing.sort(key=lambda m: (table_key(m.table), m.pk))
     recent = list(
         base.filter(status__in=Match.DECIDED).order_by(
             F("finished_at").desc(nulls_last=True), "-pk"
@@ -185,7 +199,7 @@ def board_matches(*, championship: Championship) -> tuple[list[Match], list[Matc
 RECENT_RESULTS = 8
 
 
-def _table_key(table: str) -> tuple[int, int, str]:
+def table_key(table: str) -> tuple[int, int, str]:
     """Tables in the hall's order: "2" before "10", named tables after numbered ones."""
     if table.isdigit():
         return (0, int(table), "")
@@ -216,7 +230,7 @@ def schedule(*, championship: Championship) -> list[Match]:
         key=lambda m: (
             m.scheduled_at is None,
             m.scheduled_at or 0,
-            _table_key(m.table),
+            table_key(m.table),
             m.stage.order,
             m.pk,
         )

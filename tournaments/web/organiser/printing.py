@@ -1,6 +1,11 @@
 """Printed sheets for the organiser: a round's pairings and table list with a scoresheet
 per match (for tables without a tablet), and the standings for the notice board.
 
+A scoresheet is one of two kinds: the hands' grid, where a referee keeps the score, or the
+tally, where the players keep it themselves (docs/tournaments.md, "The printed
+scoresheet"): each chico's points marked in boxes of five, malas and buenas apart where
+the target has halves, and the result box the desk copies, signed by each side.
+
 Each sheet is a print-ready HTML page (``static/css/print.css``, no script) and the same
 page as PDF, drawn by WeasyPrint from the same template with the same stylesheet (read
 from the static files, never fetched over HTTP). WeasyPrint needs Pango from the system;
@@ -25,9 +30,10 @@ from django.utils.translation import gettext as _
 from tournaments.championships import selectors as championship_selectors
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.championships.words import words
-from tournaments.models import Championship, Match
+from tournaments.models import Championship, Match, Scorekeeping, Stage
 from tournaments.stages import selectors as stage_selectors
 from tournaments.standings import selectors as standing_selectors
+from tournaments.web.shared.result_form import chico_slots
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +80,41 @@ def qr_data_uri(url: str) -> str:
 
 
 @dataclass(frozen=True)
+class TallyHalf:
+    """A part of a chico's tally: its name (malas, buenas; empty for a target without
+    halves) and its boxes, each the strokes it holds (5; fewer in the last box of a target
+    that is not a multiple of five: catalan 12 is 5, 5 and 2)."""
+
+    name: str
+    boxes: tuple[int, ...]
+
+
+def tally_halves(championship: Championship) -> list[TallyHalf]:
+    """How a chico of ``championship`` is tallied: the engine's target and halves
+    (``scoring.RuleSet``: 30 has malas and buenas of 15, 15 and catalan 12 none), in boxes
+    of five strokes, the four sides and the diagonal."""
+    rules = championship_selectors.rule_set(championship)
+    if rules.has_halves:
+        phases = words(championship).phases
+        parts = [(phases["malas"], rules.half), (phases["buenas"], rules.target - rules.half)]
+    else:
+        parts = [("", rules.target)]
+    return [TallyHalf(str(name), _boxes(points)) for name, points in parts]
+
+
+def _boxes(points: int) -> tuple[int, ...]:
+    full, rest = divmod(points, 5)
+    return (5,) * full + ((rest,) if rest else ())
+
+
+@dataclass(frozen=True)
+class Side:
+    letter: str
+    team: Any
+    players: list[Any]
+
+
+@dataclass(frozen=True)
 class Scoresheet:
     match: Match
     players_a: list[Any]
@@ -81,17 +122,29 @@ class Scoresheet:
     tablet_url: str
     qr: str
     rows: range
+    sides: list[Side]
+    # The tally's chicos: the best of, one more at a table of three (A, B and C may each
+    # win one before a second decides it), as the desk's form counts them.
+    chicos: range
 
 
 def _scoresheet(request: HttpRequest, match: Match) -> Scoresheet:
     url = request.build_absolute_uri(reverse("referees:sheet", args=[match.pk]))
+    teams = match.teams_by_side()
+    sides = [
+        Side(letter, team, list(team.memberships.all()))
+        for letter, team in teams.items()
+        if team is not None
+    ]
     return Scoresheet(
         match=match,
-        players_a=list(match.team_a.memberships.all()),
-        players_b=list(match.team_b.memberships.all()) if match.team_b else [],
+        players_a=sides[0].players,
+        players_b=sides[1].players if len(sides) > 1 else [],
         tablet_url=url,
         qr=qr_data_uri(url),
         rows=range(1, SCORESHEET_ROWS + 1),
+        sides=sides,
+        chicos=range(1, chico_slots(match) + 1),
     )
 
 
@@ -100,8 +153,31 @@ def _with_players(matches: Any) -> list[Match]:
         matches.prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
     )
+
+
+SHEET_KINDS = ("hands", "tally")
+
+
+def _sheet_kind(request: HttpRequest, stage: Stage) -> str:
+    """``?sheet=hands`` or ``?sheet=tally``, else by who keeps the score in the stage: the
+    hands' grid for a referee, the tally where the players keep it."""
+    asked = request.GET.get("sheet", "")
+    if asked in SHEET_KINDS:
+        return asked
+    return "hands" if stage.scorekeeping_in_force == Scorekeeping.REFEREES else "tally"
+
+
+def _sheet_context(request: HttpRequest, championship: Championship, stage: Stage) -> dict:
+    kind = _sheet_kind(request, stage)
+    return {
+        "sheet_kind": kind,
+        "other_kind": SHEET_KINDS[1 - SHEET_KINDS.index(kind)],
+        "halves": tally_halves(championship) if kind == "tally" else [],
+        "target": championship_selectors.rule_set(championship).target,
+    }
 
 
 def _table_key(match: Match) -> tuple[int, int | str, int]:
@@ -117,6 +193,8 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
     round_ = stage_selectors.round_of(stage=stage, number=number)
     matches = sorted(_with_players(stage_selectors.round_matches(round=round_)), key=_table_key)
+    for match in matches:
+        match.stage = stage  # with its championship: a table of three's rules, no query
     played = [m for m in matches if not m.is_bye]
     # ?sheets=0: the table list alone, a one-page PDF drawn at once whatever the round's
     # size (the scoresheets of a round of 50 tables take WeasyPrint tens of seconds).
@@ -133,6 +211,7 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
         "with_sheets": with_sheets,
         "rules_summary": championship_selectors.rules_summary(championship),
         "words": words(championship),
+        **_sheet_context(request, championship, stage),
     }
 
 
@@ -154,7 +233,7 @@ def _match_context(request: HttpRequest, slug: str, match_id: int) -> dict[str, 
     championship = championship_selectors.championship_for_organiser(user=request.user, slug=slug)
     matches = Match.objects.filter(
         stage__championship=championship, pk=match_id, team_b__isnull=False
-    ).select_related("stage", "round", "group", "team_a", "team_b", "referee")
+    ).select_related("stage", "round", "group", "team_a", "team_b", "team_c", "referee")
     found = _with_players(matches)
     if not found:
         raise Http404("No such match.")
@@ -170,6 +249,7 @@ def _match_context(request: HttpRequest, slug: str, match_id: int) -> dict[str, 
         "sheets": [_scoresheet(request, match)],
         "rules_summary": championship_selectors.rules_summary(championship),
         "words": words(championship),
+        **_sheet_context(request, championship, match.stage),
     }
 
 

@@ -6,6 +6,7 @@ from tournaments.web.organiser import championships as views
 from tournaments.web.organiser import (
     circuits,
     day,
+    desk,
     entries,
     league,
     links,
@@ -182,6 +183,10 @@ urlpatterns = [
         name="stage_scorekeeping",
     ),
     path(f"{_match}/result/", scorekeeping.match_result, name="match_result"),
+    # The desk: a round's results typed as the paper sheets come back.
+    path("<slug:slug>/desk/", desk.desk, name="desk"),
+    path(f"{_round}/desk/", desk.round_desk, name="round_desk"),
+    path(f"{_match}/desk-check/", desk.desk_check, name="desk_check"),
     path(f"{_match}/recording/", scorekeeping.match_recording, name="match_recording"),
     path("<slug:slug>/export/<str:kind>.csv", views.export_csv, name="export"),
     *results_urls,
