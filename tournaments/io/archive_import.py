@@ -1,7 +1,7 @@
 """An archive read back as a new championship (docs/archive.md, "Importing").
 
-:func:`archive_import` checks the whole file first (``archive_checks``: the schema, the
-references, the engine), then writes everything in one transaction: a refused file, or
+:func:`archive_import` checks the whole file first (``archive_checks``: limits, schema,
+references, engine), then writes everything in one transaction: a refused file, or
 any failure on the way, leaves nothing behind. People are created new (an archive holds
 no licence number, so none is matched: the organiser merges likely pairs later on his
 people's page), players get new ids and every hand record, line-up, seat list and hand
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,9 @@ from scoring import MatchResult, rename_players
 from tournaments import tasks
 from tournaments.io import archive_results
 from tournaments.io.archive import rename_lineup, rename_view, renumber_settings
-from tournaments.io.archive_checks import ArchiveError, archive_check, hand_path, parse_time
+from tournaments.io.archive_checks import ArchiveError, archive_check, hand_path
+from tournaments.io.archive_limits import shown
+from tournaments.io.archive_values import parse_time
 from tournaments.models import (
     Championship,
     Entry,
@@ -65,6 +68,9 @@ from tournaments.signals import announce
 from tournaments.standings import services as standing_services
 
 DECIDED_WITHOUT_PLAY = ("walkover", "forfeit", "bye")
+#: A short name given for the copy (the schema's for the archive's own).
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
+NAME_KEY_LENGTH = Person._meta.get_field("name_key").max_length
 #: The reason of the result change that marks a disagreement accepted on import.
 DISAGREEMENT_REASON = _(
     "Imported from an archive whose stored result differs from the engine's: the engine's"
@@ -119,10 +125,16 @@ def archive_import(
             ),
             path=hand_path(archive, first["match"], first["hand"], first["field"]),
             code="archive_disagrees",
-            stored=first["stored"],
-            engine=first["engine"],
+            stored=shown(first["stored"], 80),
+            engine=shown(first["engine"], 80),
         )
     if slug:
+        if not SLUG.fullmatch(slug):
+            raise ArchiveError(
+                _("a short name is 1 to 100 letters, digits, hyphens or underscores."),
+                path="$.championship.slug",
+                code="slug_invalid",
+            )
         if Championship.objects.filter(slug=slug).exists():
             raise ArchiveError(
                 _("a championship already has the short name “%(slug)s”."),
@@ -191,7 +203,9 @@ class _Import:
         people = {
             p["id"]: Person(
                 name=p["name"],
-                name_key=name_key(p["name"]),
+                # Cut as the column is: a name's plain form may be longer than the name
+                # (NFKD spells some characters out in several).
+                name_key=name_key(p["name"])[:NAME_KEY_LENGTH],
                 club=p.get("club", ""),
                 initial_only=p.get("initial_only", False),
             )

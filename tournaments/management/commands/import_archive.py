@@ -1,6 +1,6 @@
 """``manage.py import_archive FILE [--slug S] [--accept-disagreements] [--organiser U]``:
 an open archive (docs/archive.md) imported as a new championship, or refused with the
-JSON path of its first problem, nothing created."""
+JSON path of its first problem and a short sentence, nothing created."""
 
 from pathlib import Path
 
@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.io.archive_checks import ArchiveError, archive_load
 from tournaments.io.archive_import import archive_import
+from tournaments.io.archive_limits import MAX_BYTES
 from tournaments.management.commands._common import TanteoCommand
 
 
@@ -50,7 +51,9 @@ class Command(TanteoCommand):
                 raise CommandError(_("There is no user “%(name)s”.") % {"name": username})
             organisers.append(user)
         try:
-            data = path.read_bytes()
+            # Read no further than the limit: a larger file is refused whatever its size.
+            with path.open("rb") as file:
+                data = file.read(MAX_BYTES + 1)
         except OSError as error:
             raise CommandError(
                 _("Cannot read %(file)s: %(error)s") % {"file": path, "error": error.strerror}
