@@ -238,10 +238,18 @@ def _games(value: Any) -> bool:
     )
 
 
+def _games_or_scores(value: Any) -> bool:
+    """An import's marked games, or a result's chicos by side (``[{"A": 30, "B": 25}]``:
+    a match recorded as its result, its result recorded, corrected or converted)."""
+    return _games(value) or (isinstance(value, list) and all(_sides(game) for game in value))
+
+
 #: A field of a result change's ``before`` or ``after`` -> whether a value is one: a
 #: hand's (``record``, ``points``, ``score``, ``status``), a walkover's (``winner``,
-#: ``outcome``, ``chicos``), an answer's (``player``, ``on_behalf``), and what an import
-#: marks of a match the engine scored otherwise (``games``, ``tantos``, ``places``).
+#: ``outcome``, ``chicos``), an answer's (``player``, ``on_behalf``), a result's
+#: (``games``, ``winner``) and a change of the way a match is recorded (``recorded``,
+#: ``hands``), and what an import marks of a match the engine scored otherwise (``games``,
+#: ``tantos``, ``places``).
 VIEW: dict[str, Callable[[Any], bool]] = {
     "record": lambda value: isinstance(value, dict),
     "points": _sides,
@@ -250,7 +258,9 @@ VIEW: dict[str, Callable[[Any], bool]] = {
     "chicos": _sides,
     "tantos": _sides,
     "places": _sides,
-    "games": _games,
+    "games": _games_or_scores,
+    "recorded": _text_or_none,
+    "hands": _whole(0, 2_147_483_647),
     "status": _text_or_none,
     "outcome": _text_or_none,
     "winner": _text_or_none,
