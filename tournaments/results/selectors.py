@@ -254,7 +254,7 @@ def championship_revisions(
     if match_id is not None:
         changes = changes.filter(match_id=match_id)
     return changes.select_related(
-        "by", "match__stage", "match__round", "match__team_a", "match__team_b"
+        "by", "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
     ).order_by("-pk")
 
 
@@ -270,7 +270,7 @@ def championship_team_acts(
     if via is not None:
         acts = acts.filter(via=via)
     return acts.select_related(
-        "by", "match__stage", "match__round", "match__team_a", "match__team_b"
+        "by", "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
     ).order_by("-pk")
 
 
@@ -289,7 +289,9 @@ def disputed_matches(*, championship: Championship) -> QuerySet[MatchConfirmatio
             match__stage__championship=championship,
             status=MatchConfirmation.Status.DISPUTED,
         )
-        .select_related("match__stage", "match__round", "match__team_a", "match__team_b")
+        .select_related(
+            "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
+        )
         .select_related("player", "by")
         .order_by("at")
     )
@@ -325,6 +327,6 @@ def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
             confirmed_at__isnull=True,
             team_b__isnull=False,
         )
-        .select_related("stage", "round", "team_a", "team_b")
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
         .order_by("finished_at", "pk")
     )

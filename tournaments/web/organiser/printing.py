@@ -74,10 +74,18 @@ def qr_data_uri(url: str) -> str:
 
 
 @dataclass(frozen=True)
+class SheetSide:
+    """A side of a scoresheet: its letter, its team and the team's players."""
+
+    side: str
+    team: Any
+    players: list[Any]
+
+
+@dataclass(frozen=True)
 class Scoresheet:
     match: Match
-    players_a: list[Any]
-    players_b: list[Any]
+    sides: list[SheetSide]  # A and B; a table of three's C too
     tablet_url: str
     qr: str
     rows: range
@@ -87,8 +95,10 @@ def _scoresheet(request: HttpRequest, match: Match) -> Scoresheet:
     url = request.build_absolute_uri(reverse("referees:sheet", args=[match.pk]))
     return Scoresheet(
         match=match,
-        players_a=list(match.team_a.memberships.all()),
-        players_b=list(match.team_b.memberships.all()) if match.team_b else [],
+        sides=[
+            SheetSide(side=s.side, team=s.team, players=list(s.team.memberships.all()))
+            for s in match.sides
+        ],
         tablet_url=url,
         qr=qr_data_uri(url),
         rows=range(1, SCORESHEET_ROWS + 1),
@@ -100,6 +110,7 @@ def _with_players(matches: Any) -> list[Match]:
         matches.prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
     )
 
@@ -127,6 +138,8 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
         "round": round_,
         "round_name": round_.name_in(stage),
         "matches": played,
+        # A round of tables of three: the table list has a column for the third player.
+        "three": any(m.is_table_of_three for m in played),
         "byes": [m for m in matches if m.is_bye and not m.is_absence],
         "absent": [m for m in matches if m.is_absence],
         "sheets": [_scoresheet(request, m) for m in played] if with_sheets else [],
@@ -154,7 +167,7 @@ def _match_context(request: HttpRequest, slug: str, match_id: int) -> dict[str, 
     championship = championship_selectors.championship_for_organiser(user=request.user, slug=slug)
     matches = Match.objects.filter(
         stage__championship=championship, pk=match_id, team_b__isnull=False
-    ).select_related("stage", "round", "group", "team_a", "team_b", "referee")
+    ).select_related("stage", "round", "group", "team_a", "team_b", "team_c", "referee")
     found = _with_players(matches)
     if not found:
         raise Http404("No such match.")

@@ -43,7 +43,8 @@ def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event:
     title = match.round.name_in(match.stage)
     event = icalendar.Event()
     event.add("uid", uid(match, host))
-    event.add("summary", f"{match.team_a.name} – {match.team_b.name} · {title}")
+    # Every side: a table of three's third player too.
+    event.add("summary", f"{match.sides_text} · {title}")
     event.add("dtstart", start)
     event.add("dtend", start + MATCH_LENGTH)
     event.add("dtstamp", timezone.now())
@@ -60,7 +61,9 @@ def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event:
     if match.postponed and not match.is_decided:
         lines.append(_("Postponed"))
     if match.is_decided:
-        lines.append(f"{match.chicos_a}–{match.chicos_b}")
+        lines.append(match.chicos_text)
+        if match.places_text:
+            lines.append(match.places_text)
     lines.append(url)
     event.add("description", "\n".join(lines))
     event.add("url", url)
