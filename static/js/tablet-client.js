@@ -979,9 +979,6 @@
         el("button", { class: "button button--danger", type: "button", "data-op": "discard", text: L.discard }),
       ]));
     }
-    if (notice) {
-      nodes.push(el("p", { class: "message message--success tablet-notice", role: "status", text: notice }));
-    }
     if (errors.length) {
       nodes.push(el("ul", { class: "entry-errors", role: "alert" }, errors.map(function (e) {
         return el("li", { text: e });
@@ -1227,8 +1224,26 @@
     }
   }
 
+  function flash() {
+    // The tablet's notice (a hand saved, the match taken over) where the server's page has
+    // its flash, in the header's row (templates/referees/sheet.html), so the hand keeps the
+    // screen; the server's flash stays until a notice takes its place.
+    var slot = document.getElementById("sheet-messages");
+    if (!slot) {
+      return;
+    }
+    if (notice) {
+      slot.replaceChildren(el("ul", { class: "messages", role: "status" }, [
+        el("li", { class: "message message--success tablet-notice", text: notice }),
+      ]));
+    } else if (slot.querySelector(".tablet-notice")) {
+      slot.replaceChildren();
+    }
+  }
+
   function render() {
     indicator();
+    flash();
     if (!engineReady || !view) {
       return;
     }

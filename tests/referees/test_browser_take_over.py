@@ -166,7 +166,8 @@ def test_a_second_tablet_takes_the_match_over_with_script_and_without(
     held_by_script(first)
     first.screenshot(path=str(shots / f"take-over-{size}-held-script.png"))
     first.locator("#entry [data-op=takeover]").click()
-    first.wait_for_selector("#entry:not([data-held]) .tablet-notice:has-text('now enters')")
+    first.wait_for_selector(".tablet-notice:has-text('now enters')")
+    first.wait_for_selector("#entry[data-engine=browser]:not([data-held])")
     # Hand 2 of six players may start with the pica-pica's pairs: no trick to tap yet.
     first.wait_for_selector("#entry [data-event], #entry [data-op=pairs]")
     assert HandDraft.objects.get(match=match).device == holder
