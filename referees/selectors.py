@@ -33,7 +33,7 @@ _DONE_WITHIN = datetime.timedelta(hours=36)
 def _list_queryset() -> QuerySet[Match]:
     return (
         Match.objects.filter(team_b__isnull=False)
-        .select_related("stage__championship", "round", "team_a", "team_b", "referee")
+        .select_related("stage__championship", "round", "team_a", "team_b", "team_c", "referee")
         .prefetch_related("games", "confirmations")
         .order_by("scheduled_at", "table", "pk")
     )

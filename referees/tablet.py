@@ -200,7 +200,13 @@ def labels() -> dict[str, Any]:
         # The engine's reasons, as the server's sheet gives them (tournaments.errors).
         "engine_messages": {code: str(text) for code, text in ENGINE_MESSAGES.items()},
         "other_device": _("Another device holds this match's hand in progress."),
-        "take_over": _("Take over on this tablet"),
+        # The words of the page without script: one take-over, however the page was drawn.
+        "take_over": _("Take over on this device"),
+        "take_over_note": _(
+            "Taking over moves the hand in progress to this device; the other device can no "
+            "longer save it."
+        ),
+        "taken_over": _("This device now enters the match: go on from here."),
         "discard": _("Discard what this tablet kept and reload"),
         "discard_confirm": _(
             "Discard the steps and hands this tablet has not sent? They will be lost."

@@ -9,6 +9,7 @@ results without hands, recorded by ``services.match_walkover``.
 import unicodedata
 import zoneinfo
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -631,8 +632,33 @@ def round_name(*, number: int, label: str, settings: dict | None, dated: bool = 
     return _("Knockout round %(number)s") % {"number": step_number}
 
 
+class MatchQuerySet(models.QuerySet):
+    def of_team(self, team: Any) -> "MatchQuerySet":
+        """The matches ``team`` (a team or its id) plays, on any side: A, B, or the third
+        player's C at a table of three."""
+        return self.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team))
+
+    def of_teams(self, teams: Any) -> "MatchQuerySet":
+        """The matches any of ``teams`` (teams or ids) plays, on any side."""
+        return self.filter(Q(team_a__in=teams) | Q(team_b__in=teams) | Q(team_c__in=teams))
+
+
+@dataclass(frozen=True)
+class MatchSide:
+    """One side of a match as a list of matches names it (``Match.sides``)."""
+
+    side: str  # "A", "B" or "C" (the third player of a table of three)
+    team: "Team"
+    chicos: int
+    place: int | None  # at a table of three, once a hand is played; else None
+    won: bool  # the winner; at a table of three, the first place (shared when tied)
+
+
 class Match(models.Model):
-    """A *partida* between two teams, or a bye (``team_b`` empty)."""
+    """A *partida* between two teams, or a bye (``team_b`` empty); a table of three (gallo)
+    has a third side, ``team_c``. A list of matches names every side through ``sides``,
+    ``sides_text``, ``chicos_text`` and ``places_text`` (and the template
+    ``tournaments/_match_sides.html``), never ``team_a`` and ``team_b`` alone."""
 
     class Entry(models.TextChoices):
         # How the referee's tablet enters the hands: trick winners, or every card played
@@ -787,6 +813,8 @@ class Match(models.Model):
         _("schedule changed at"), null=True, blank=True, editable=False
     )
 
+    objects = MatchQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
@@ -857,6 +885,51 @@ class Match(models.Model):
         teams = [self.team_a, self.team_b, self.team_c]
         placed = [(team, self.places.get(str(team.pk))) for team in teams]
         return sorted(((t, p) for t, p in placed if p is not None), key=lambda item: item[1])
+
+    @property
+    def sides(self) -> list[MatchSide]:
+        """Every side at the table, A first: two, three at a table of three, the team
+        alone for a bye; each with its chicos, its place at a table and whether it won."""
+        teams = [("A", self.team_a, self.chicos_a), ("B", self.team_b, self.chicos_b)]
+        if self.team_c_id is not None:
+            teams.append(("C", self.team_c, self.chicos_c))
+        three = self.team_c_id is not None
+        found = []
+        for side, team, chicos in teams:
+            if team is None:
+                continue
+            place = self.place_of(team.pk) if three else None
+            won = place == 1 if place is not None else self.winner_id == team.pk
+            found.append(MatchSide(side=side, team=team, chicos=chicos, place=place, won=won))
+        return found
+
+    def others_of(self, team_id: int | None) -> list[Any]:
+        """The teams ``team_id`` faces here: its opponent, or a table of three's other two
+        players (empty for a bye)."""
+        return [s.team for s in self.sides if s.team.pk != team_id]
+
+    @property
+    def sides_text(self) -> str:
+        """The sides by name, "Ana – Beto", at a table of three "Ana – Beto – Caro"."""
+        return " – ".join(s.team.name for s in self.sides)
+
+    @property
+    def chicos_list(self) -> list[int]:
+        """The chicos won, side A first: two, three at a table of three (a fixed gallo's
+        pair repeats its chicos under both its players); ``{{ m.chicos_list|join:" – " }}``."""
+        return [s.chicos for s in self.sides] if self.team_b_id is not None else []
+
+    @property
+    def chicos_text(self) -> str:
+        """:attr:`chicos_list` as the fixture lists write it: "2–1", "2–1–0"; empty for a
+        bye."""
+        return "–".join(str(chicos) for chicos in self.chicos_list)
+
+    @property
+    def places_text(self) -> str:
+        """A table of three's places, best first ("1. Caro · 2. Ana · 3. Beto"); empty
+        outside one and before its first hand."""
+        return " · ".join(f"{place}. {team.name}" for team, place in self.table_places)
 
     @property
     def is_bye(self) -> bool:
@@ -1058,6 +1131,22 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return _("Hand %(number)s") % {"number": self.number}
 
+    @property
+    def points_text(self) -> str:
+        """The points the hand gave, side A first: "2 – 0", at a table of three "2 – 2 – 0"."""
+        points = [self.points_a, self.points_b]
+        if self.match.team_c_id is not None:
+            points.append(self.points_c)
+        return " – ".join(str(p) for p in points)
+
+    @property
+    def score_text(self) -> str:
+        """The chico's score after the hand, side A first: "12 – 9" ("12 – 9 – 3")."""
+        scores = [self.score_a, self.score_b]
+        if self.match.team_c_id is not None:
+            scores.append(self.score_c)
+        return " – ".join(str(score) for score in scores)
+
 
 class HandDraft(models.Model):
     """The hand in progress at a match's table, as the tablet last synced it.
@@ -1196,6 +1285,11 @@ class MatchConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} {self.side}: {self.get_status_display()}"
+
+    @property
+    def team(self) -> Any:
+        """The team of the side that answered (the third player's at a table of three)."""
+        return self.match.teams_by_side().get(self.side)
 
 
 class StandingsSnapshot(models.Model):

@@ -7,8 +7,11 @@ import zoneinfo
 
 from rest_framework import serializers
 
-from api.serializers.matches import TeamBriefSerializer
+from api.serializers.matches import THREE_ONLY, TeamBriefSerializer, table_only
 from tournaments.models import Match, Postponement
+
+# A table of three's third player, his chicos and the places: in its fixtures only.
+FIXTURE_TABLE_FIELDS = ("team_c", "chicos_c", "places")
 
 
 class PostponementSerializer(serializers.ModelSerializer):
@@ -32,6 +35,14 @@ class FixtureSerializer(serializers.ModelSerializer):
     time_zone = serializers.CharField(source="stage.championship.time_zone", read_only=True)
     home = TeamBriefSerializer(source="team_a", read_only=True)
     away = TeamBriefSerializer(source="team_b", read_only=True)
+    team_c = TeamBriefSerializer(required=False, help_text=f"The third player. {THREE_ONLY}")
+    chicos_c = serializers.IntegerField(required=False, help_text=THREE_ONLY)
+    places = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Each team's place at the table (team id -> 1, 2 or 3; shared places "
+        f"repeat); empty before the first hand. {THREE_ONLY}",
+    )
     postponed = serializers.SerializerMethodField(
         help_text="Moved from its matchday and still to be played."
     )
@@ -55,10 +66,17 @@ class FixtureSerializer(serializers.ModelSerializer):
             "status",
             "chicos_a",
             "chicos_b",
+            "team_c",
+            "chicos_c",
+            "places",
             "postponed",
             "postponements",
         ]
-        read_only_fields = fields
+        read_only_fields = [f for f in fields if f not in FIXTURE_TABLE_FIELDS]
+
+    def to_representation(self, match: Match) -> dict:
+        three = match.team_c_id is not None
+        return table_only(super().to_representation(match), three, FIXTURE_TABLE_FIELDS)
 
     def get_matchday_name(self, match: Match) -> str:
         return str(match.round.name_in(match.stage))

@@ -23,10 +23,10 @@ _SIDES = {
 # two-sided payload stays as it was; not required in the schema (not read-only either,
 # which drf-spectacular would list as required: these serializers are never read from).
 TABLE_FIELDS = ("team_c", "chicos_c", "tantos_c", "places")
-_THREE = "A table of three (gallo) only: absent from two-sided matches."
+THREE_ONLY = "A table of three (gallo) only: absent from two-sided matches."
 
 
-def _table_only(data: dict[str, Any], three: bool, fields: tuple[str, ...]) -> dict[str, Any]:
+def table_only(data: dict[str, Any], three: bool, fields: tuple[str, ...]) -> dict[str, Any]:
     if not three:
         for name in fields:
             data.pop(name, None)
@@ -49,14 +49,14 @@ class MatchSerializer(serializers.ModelSerializer):
     group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
     team_a = TeamBriefSerializer(read_only=True)
     team_b = TeamBriefSerializer(read_only=True, allow_null=True)
-    team_c = TeamBriefSerializer(required=False, help_text=f"The third player. {_THREE}")
-    chicos_c = serializers.IntegerField(required=False, help_text=_THREE)
-    tantos_c = serializers.IntegerField(required=False, help_text=_THREE)
+    team_c = TeamBriefSerializer(required=False, help_text=f"The third player. {THREE_ONLY}")
+    chicos_c = serializers.IntegerField(required=False, help_text=THREE_ONLY)
+    tantos_c = serializers.IntegerField(required=False, help_text=THREE_ONLY)
     places = serializers.DictField(
         child=serializers.IntegerField(),
         required=False,
         help_text="Each team's place at the table (team id -> 1, 2 or 3; shared places "
-        f"repeat), as the rules engine ranks it; empty before the first hand. {_THREE}",
+        f"repeat), as the rules engine ranks it; empty before the first hand. {THREE_ONLY}",
     )
     referee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     outcome = serializers.CharField(
@@ -134,13 +134,13 @@ class MatchSerializer(serializers.ModelSerializer):
         return str(match.round.name_in(match.stage))
 
     def to_representation(self, match: Match) -> dict[str, Any]:
-        return _table_only(
+        return table_only(
             super().to_representation(match), match.team_c_id is not None, TABLE_FIELDS
         )
 
 
 class GameSerializer(serializers.ModelSerializer):
-    score_c = serializers.IntegerField(required=False, help_text=_THREE)
+    score_c = serializers.IntegerField(required=False, help_text=THREE_ONLY)
 
     class Meta:
         model = Game
@@ -149,7 +149,7 @@ class GameSerializer(serializers.ModelSerializer):
 
     def to_representation(self, game: Game) -> dict[str, Any]:
         three = game.match.team_c_id is not None  # the match is the prefetch's, no query
-        return _table_only(super().to_representation(game), three, ("score_c",))
+        return table_only(super().to_representation(game), three, ("score_c",))
 
 
 class SeatSerializer(serializers.Serializer):

@@ -9,7 +9,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers.matches import TeamBriefSerializer
+from api.serializers.matches import THREE_ONLY, TeamBriefSerializer, table_only
 from tournaments.models import Person
 from tournaments.people.history import MatchLine, Stint
 from tournaments.stages import registry
@@ -47,6 +47,12 @@ class MatchLineSerializer(serializers.Serializer):
     round = serializers.CharField(source="round_title")
     team = TeamBriefSerializer()
     opponent = TeamBriefSerializer(allow_null=True, help_text="Null: a bye.")
+    others = TeamBriefSerializer(
+        many=True, required=False, help_text=f"Both other players of the table. {THREE_ONLY}"
+    )
+    place = serializers.IntegerField(
+        required=False, allow_null=True, help_text=f"His place at the table. {THREE_ONLY}"
+    )
     status = serializers.CharField(source="match.status")
     won = serializers.BooleanField(allow_null=True, help_text="Null while undecided.")
     chicos_for = serializers.IntegerField()
@@ -58,6 +64,10 @@ class MatchLineSerializer(serializers.Serializer):
 
     def get_stage(self, line: MatchLine) -> str:
         return registry.stage_name(line.match.stage)
+
+    def to_representation(self, line: MatchLine) -> dict[str, Any]:
+        three = line.match.team_c_id is not None
+        return table_only(super().to_representation(line), three, ("others", "place"))
 
     def get_page(self, line: MatchLine) -> str:
         slug = line.team.championship.slug

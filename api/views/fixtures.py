@@ -56,7 +56,7 @@ class MatchPostpone(ApiView):
         league.match_postpone(match=match, to=to, by=request.user, **data)
         found = _with_history(
             Match.objects.filter(pk=match.pk).select_related(
-                "stage__championship", "round", "team_a", "team_b"
+                "stage__championship", "round", "team_a", "team_b", "team_c"
             )
         ).get()
         return Response(FixtureSerializer(found).data, status=status.HTTP_201_CREATED)

@@ -43,8 +43,6 @@ def _labels() -> dict[str, Any]:
             "pending": _("Not yet on the server"),
             "offline": _("Offline: kept on this tablet"),
         },
-        "other_device": _("Another device is entering this match (since %(since)s)."),
-        "take_over": _("Take over on this device"),
     }
 
 

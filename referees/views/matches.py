@@ -18,7 +18,13 @@ def _rows(matches: list[Any]) -> list[dict[str, Any]]:
     rows = []
     for match in matches:
         running = next((g for g in match.games.all() if g.winner_id is None), None)
-        rows.append({"match": match, "game": running})
+        # The chico in play's points, side A first (a table of three's third side too).
+        points = None
+        if running is not None:
+            points = [running.score_a, running.score_b]
+            if match.team_c_id is not None:
+                points.append(running.score_c)
+        rows.append({"match": match, "game": running, "points": points})
     return rows
 
 

@@ -208,9 +208,19 @@
       journal: [], // taps written before the engine answered them
       outbox: [], // saved hands the server does not have yet
       sent: [], // hands sent from this page, shown in the hands table
-      conflict: null,
+      conflict: heldElsewhere(),
       undo: pageUndo(), // the hand before "start the hand again", to undo the restart
     };
+  }
+
+  function heldElsewhere() {
+    // The server drew this page for a device that does not hold the match: taking it over
+    // comes first, as on the page without script (the same words, since when included).
+    if (section.getAttribute("data-held") !== "other") {
+      return null;
+    }
+    var note = section.querySelector(".held__note");
+    return { code: "other_device", message: note ? note.textContent.trim() : L.other_device };
   }
 
   function pageUndo() {
@@ -232,8 +242,11 @@
     } catch (error) {
       kept = null;
     }
+    // Whether another device holds the match is the page's word (heldElsewhere), never
+    // what was kept: a take-over on the page without script ends it.
+    var held = kept && kept.conflict && kept.conflict.code === "other_device";
     var pending =
-      kept && (kept.outbox.length || kept.journal.length || kept.draftDirty || kept.conflict);
+      kept && (kept.outbox.length || kept.journal.length || kept.draftDirty || (kept.conflict && !held));
     if (!pending || (kept.number < ctx.number && !kept.outbox.length)) {
       store = fromPage();
       save();
@@ -242,6 +255,9 @@
     store = kept;
     store.sent = store.sent || [];
     store.undo = store.undo || null;
+    if (held || !store.conflict) {
+      store.conflict = heldElsewhere();
+    }
     return true;
   }
 
@@ -444,7 +460,14 @@
         retryLater();
         return false;
       }
-      // Refused: shown to the referee, and the hand kept until he decides.
+      // Refused: shown to the referee, and the hand kept until he decides. Refused because
+      // another device holds the match: he may take it over, and the hand is sent then.
+      var code = answer.data && answer.data.error && answer.data.error.code;
+      if (code === "draft_other_device") {
+        store.conflict = { code: "other_device", message: message(answer) };
+        notice = ""; // never "saved" beside "refused": the prompt says what happens
+        return false;
+      }
       store.conflict = { code: "hand", message: fmt(L.refused, { message: message(answer) }) };
       return false;
     });
@@ -459,14 +482,13 @@
       record: store.undo ? Object.assign({}, store.draft, { undo: store.undo }) : store.draft,
       device: device(),
       revision: store.revision,
-      takeover: Boolean(store.takeover),
+      takeover: false, // only takeOver() takes the match, when the referee says so
     };
     var steps = store.draftSteps;
     return api("PUT", ctx.urls.draft, body).then(function (answer) {
       var code = answer.data && answer.data.error && answer.data.error.code;
       if (answer.status === 200) {
         store.revision = answer.data.revision;
-        store.takeover = false;
         store.draftSteps -= steps;
         store.draftDirty = store.draftSteps > 0;
         return !store.draftDirty;
@@ -501,6 +523,72 @@
       store.conflict = { code: "draft", message: fmt(L.refused, { message: message(answer) }) };
       return false;
     });
+  }
+
+  function takeOver() {
+    // This device takes the match over from the one holding it, from the hand as the
+    // server has it now (the page without script takes the draft as it showed it): read
+    // the draft, put it back as this device's (``takeover`` at its revision), then go on
+    // from it; a hand this tablet saved meanwhile is sent once it holds the match.
+    var number = store.outbox.length ? store.outbox[0].number : store.number;
+    return api("GET", ctx.urls.draft)
+      .then(function (current) {
+        if (current.status !== 200) {
+          store.conflict = { code: "other_device", message: message(current) };
+          return false;
+        }
+        var now = current.data;
+        if (now.number !== number && !store.outbox.length) {
+          // The match went on elsewhere (a hand was saved there): the page as it is now.
+          localStorage.removeItem(KEY);
+          navigating = true;
+          window.location.reload();
+          return false;
+        }
+        var body = {
+          number: now.number,
+          record: now.record,
+          device: device(),
+          revision: now.revision,
+          takeover: true,
+        };
+        return api("PUT", ctx.urls.draft, body).then(function (answer) {
+          if (answer.status !== 200) {
+            // Changed again meanwhile, or refused: said, and the prompt stays.
+            store.conflict = { code: "other_device", message: message(answer) };
+            return false;
+          }
+          store.revision = answer.data.revision;
+          store.conflict = null;
+          notice = L.taken_over;
+          if (store.outbox.length) {
+            return true; // the saved hands go first; the next hand starts afresh
+          }
+          store.draft = now.record;
+          store.draftDirty = false;
+          store.draftSteps = 0;
+          store.undo = null;
+          return ask({ op: "open", head: ctx.head, state: store.state, plays: ctx.plays, draft: store.draft })
+            .then(function (answer) {
+              if (!answer.fatal) {
+                view = answer;
+              }
+              return true;
+            });
+        });
+      })
+      .then(
+        function (taken) {
+          reachable = true;
+          save();
+          render();
+          return taken ? sync() : null;
+        },
+        function () {
+          reachable = false; // out of reach: nothing changed, the prompt stays
+          render();
+        }
+      );
   }
 
   // -- drawing -------------------------------------------------------------------------------
@@ -851,18 +939,45 @@
     ]);
   }
 
+  function heldPrompt() {
+    // Another device holds the match: no step is entered here, whatever this tablet keeps,
+    // until the referee takes the match over (the server page's held section): the hand
+    // so far is shown read only.
+    var buttons = [
+      el("button", { class: "big-button big-button--save", type: "button", "data-op": "takeover", text: L.take_over }),
+    ];
+    // What this tablet entered since the other device took the match (refused by the
+    // server): dropped by a take-over, which goes on from the server's hand.
+    var own = store.outbox.length || store.journal.length || store.draftDirty;
+    if (own) {
+      buttons.push(el("button", { class: "button button--danger", type: "button", "data-op": "discard", text: L.discard }));
+    }
+    var nodes = [
+      el("h2", {}, [fmt(L.hand, { number: store.outbox.length ? store.outbox[0].number : view.number })]),
+      el("div", { class: "tablet-alert", role: "alert" }, [
+        el("p", { class: "held__note", text: store.conflict.message }),
+        el("p", { class: "muted", text: L.take_over_note }),
+      ].concat(buttons)),
+    ];
+    var entered = (view.parts || []).some(function (part) {
+      return part.events.length;
+    });
+    if (!own && !view.over && entered) {
+      nodes.push(summary()); // the holder's hand so far, as the server has it
+    }
+    return nodes;
+  }
+
   function entry() {
     var nodes = [];
-    if (store.conflict) {
-      var buttons = [];
-      if (store.conflict.code === "other_device") {
-        buttons.push(el("button", { class: "button", type: "button", "data-op": "take_over", text: L.take_over }));
-      }
-      buttons.push(el("button", { class: "button button--danger", type: "button", "data-op": "discard", text: L.discard }));
-      nodes.push(el("div", { class: "tablet-alert", role: "alert" }, [el("p", { text: store.conflict.message })].concat(buttons)));
+    if (store.conflict && store.conflict.code === "other_device") {
+      return heldPrompt();
     }
-    if (notice) {
-      nodes.push(el("p", { class: "message message--success tablet-notice", role: "status", text: notice }));
+    if (store.conflict) {
+      nodes.push(el("div", { class: "tablet-alert", role: "alert" }, [
+        el("p", { text: store.conflict.message }),
+        el("button", { class: "button button--danger", type: "button", "data-op": "discard", text: L.discard }),
+      ]));
     }
     if (errors.length) {
       nodes.push(el("ul", { class: "entry-errors", role: "alert" }, errors.map(function (e) {
@@ -1109,8 +1224,26 @@
     }
   }
 
+  function flash() {
+    // The tablet's notice (a hand saved, the match taken over) where the server's page has
+    // its flash, in the header's row (templates/referees/sheet.html), so the hand keeps the
+    // screen; the server's flash stays until a notice takes its place.
+    var slot = document.getElementById("sheet-messages");
+    if (!slot) {
+      return;
+    }
+    if (notice) {
+      slot.replaceChildren(el("ul", { class: "messages", role: "status" }, [
+        el("li", { class: "message message--success tablet-notice", text: notice }),
+      ]));
+    } else if (slot.querySelector(".tablet-notice")) {
+      slot.replaceChildren();
+    }
+  }
+
   function render() {
     indicator();
+    flash();
     if (!engineReady || !view) {
       return;
     }
@@ -1123,6 +1256,15 @@
     }
     drawnFor = step;
     section.setAttribute("data-engine", "browser");
+    // The section is the server's held one or its entry, as this tablet stands now.
+    var held = Boolean(store.conflict && store.conflict.code === "other_device");
+    section.classList.toggle("held", held);
+    section.classList.toggle("entry", !held);
+    if (held) {
+      section.setAttribute("data-held", "other");
+    } else {
+      section.removeAttribute("data-held");
+    }
     scoreboard();
     seating();
     handsTable();
@@ -1207,12 +1349,8 @@
       });
     } else if (op === "void") {
       tap({ op: "event", event: { void: section.querySelector("#tablet-void-reason").value.trim() } });
-    } else if (op === "take_over") {
-      store.conflict = null;
-      store.takeover = true;
-      store.draftDirty = true;
-      save();
-      sync();
+    } else if (op === "takeover") {
+      takeOver();
     } else if (op === "discard") {
       if (window.confirm(L.discard_confirm)) {
         localStorage.removeItem(KEY);

@@ -209,12 +209,19 @@ def test_the_hand_in_progress_goes_to_the_draft_and_another_devices_draft_is_tak
 ):
     """The draft API as agreed (docs/architecture.md), answered here by the test: the hand
     so far is PUT with this tablet's device and revision; a draft held by another device is
-    shown, kept, and sent again with ``takeover`` only when the referee says so."""
+    shown, no step is entered on it, and only when the referee says so is it taken over:
+    read, and put back with ``takeover`` at its revision, the hand going on from there."""
     match = console_match(django_user_model)
     page = tablet(browser, live_server, csp_violations, match, service_workers="block")
     puts = []
+    # The other device's hand so far, as the server keeps it.
+    held = {"number": 1, "record": {"events": []}, "device": "tablet-other", "revision": 4}
 
     def draft(route):
+        if route.request.method == "GET":
+            answer = {**held, "updated_at": "now", "entry": "quick"}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+            return
         body = json.loads(route.request.post_data or "{}")
         puts.append(body)
         if not body.get("takeover"):
@@ -236,10 +243,15 @@ def test_the_hand_in_progress_goes_to_the_draft_and_another_devices_draft_is_tak
     device = json.loads(page.text_content("#tablet-context"))["device"]
     assert puts[-1]["device"] == device and puts[-1]["takeover"] is False
 
-    page.locator("[data-op=take_over]").click()
+    # No step on a match another device holds: the take-over comes first.
+    assert page.locator("#entry [data-event]").count() == 0
+    page.locator("[data-op=takeover]").click()
     page.wait_for_selector("[data-sync=saved]")
-    assert puts[-1]["takeover"] is True and puts[-1]["record"] == {"events": [first]}
+    assert puts[-1]["takeover"] is True and puts[-1]["record"] == held["record"]
+    assert puts[-1]["revision"] == held["revision"]
     assert page.locator(".tablet-alert").count() == 0
+    # The refused step is dropped: the hand goes on as the server has it.
+    assert page.locator("#entry .hand-summary li").count() == 0
     kept = page.evaluate(f"JSON.parse(localStorage.getItem('tanteo.tablet.{match.pk}'))")
-    assert kept["revision"] == 1
+    assert kept["revision"] == held["revision"] + 1
     page.context.close()

@@ -75,7 +75,7 @@ def championships_to_add(*, user: Any) -> QuerySet[Championship]:
 def event_teams(*, event: CircuitEvent) -> QuerySet[Team]:
     """A qualifier's teams (out ones too, marked by their entry), with their players and
     whether they were paired already (``paired``): the organiser moves the others."""
-    paired = Match.objects.filter(Q(team_a=OuterRef("pk")) | Q(team_b=OuterRef("pk")))
+    paired = Match.objects.of_team(OuterRef("pk"))
     return (
         Team.objects.filter(championship_id=event.championship_id)
         .select_related("entry")

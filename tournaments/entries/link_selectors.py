@@ -64,7 +64,7 @@ def next_match(*, team: Team) -> Fixture | None:
     """The team's next match to play (the first one not decided, in stage and round order),
     with its opponent's players; ``None`` when no match is scheduled yet. Two queries."""
     match = (
-        Match.objects.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team))
+        Match.objects.of_team(team)
         .exclude(status__in=Match.DECIDED)
         .select_related("stage", "round", "team_a", "team_b", "team_c")
         .prefetch_related(
@@ -180,4 +180,4 @@ def team_match(*, team: Team, match_id: object) -> Match | None:
         return None
     if not 0 < pk < 2**31:  # not an id any database holds
         return None
-    return Match.objects.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team), pk=pk).first()
+    return Match.objects.of_team(team).filter(pk=pk).first()

@@ -198,7 +198,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
 
     def rows() -> Iterator[list[Any]]:
         for m in matches.iterator(chunk_size=CHUNK_SIZE):
-            third = [m.team_c.name, m.chicos_c, m.tantos_c] if m.team_c else ["", "", ""]
+            third = _third(m, m.chicos_c, m.tantos_c) if three else []
             yield [
                 m.pk,
                 registry.stage_name(m.stage),
@@ -221,7 +221,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.round.name_in(m.stage),
                 1 if m.is_provisional else 0,
                 _local(m.confirmed_at, zone),
-                *(third if three else ()),
+                *third,
                 m.recorded,
             ]
 
@@ -231,15 +231,23 @@ def export_matches(championship: Championship) -> Iterator[str]:
     return csv_lines(header, rows())
 
 
+def _third(match: Match, *figures: Any) -> list[Any]:
+    """A gallo championship's last cells: the third player and his ``figures``, or blanks."""
+    if match.team_c_id is None:
+        return [""] * (1 + len(figures))
+    return [match.team_c.name, *figures]
+
+
 def _match_contexts(championship: Championship) -> dict[int, Match]:
     """Every played match with its teams' players: one entry per match, not per hand."""
     members = MEMBERS_IN_ORDER
     matches = (
         Match.objects.filter(stage__championship=championship, team_b__isnull=False)
-        .select_related("stage__championship", "team_a", "team_b")
+        .select_related("stage__championship", "team_a", "team_b", "team_c")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=members),
             Prefetch("team_b__memberships", queryset=members),
+            Prefetch("team_c__memberships", queryset=members),
         )
     )
     return {m.pk: m for m in matches}
@@ -299,8 +307,8 @@ def with_names(value: Any, names: Mapping[str, str]) -> Any:
 def export_hands(championship: Championship) -> Iterator[str]:
     """Every hand: its match, game, number, points, its mano, who recorded it and when,
     and its record as a standalone hand record (docs/hand-record.md) naming the players
-    by name, which ``python -m scoring hand`` scores."""
-    zone = championship.zone
+    by name, which ``python -m scoring hand`` scores (a gallo's: the third player's too)."""
+    zone, three = championship.zone, championship.plays_gallo
 
     def rows() -> Iterator[list[Any]]:
         contexts = _match_contexts(championship)
@@ -333,9 +341,11 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 json.dumps(record, ensure_ascii=False, separators=(",", ":")),
                 names.get(mano, mano),
                 _local(hand.corrected_at, zone),
+                *(_third(match, hand.points_c, hand.score_c) if three else ()),
             ]
 
-    return csv_lines(HAND_COLUMNS, rows())
+    header = [*HAND_COLUMNS, *(("team_c", "points_c", "score_c") if three else ())]
+    return csv_lines(header, rows())
 
 
 AUDIT_COLUMNS = [
@@ -359,8 +369,8 @@ def export_audit(championship: Championship, changes: QuerySet[HandRevision]) ->
     """The audit log's ``changes`` (``results.selectors.championship_revisions``, with the
     page's filters), newest first: when, in the championship's time zone like every other
     export (:func:`_local`), and each hand before and after with its players named as in
-    the hands export (:func:`record_names`, :func:`with_names`)."""
-    zone = championship.zone
+    the hands export (:func:`record_names`, :func:`with_names`); a gallo's, ``team_c``."""
+    zone, three = championship.zone, championship.plays_gallo
 
     def rows() -> Iterator[list[Any]]:
         contexts = _match_contexts(championship)
@@ -385,9 +395,10 @@ def export_audit(championship: Championship, changes: QuerySet[HandRevision]) ->
                 r.reason,
                 _json(with_names(r.before, names)),
                 _json(with_names(r.after, names)),
+                *(_third(match) if three else ()),
             ]
 
-    return csv_lines(AUDIT_COLUMNS, rows())
+    return csv_lines([*AUDIT_COLUMNS, *(("team_c",) if three else ())], rows())
 
 
 TEAM_ACT_COLUMNS = [

@@ -166,7 +166,7 @@ def teams_seed_by_rating(*, championship: Championship, by: Any) -> list[Team]:
         .prefetch_related("memberships__player")
     )
     teams.sort(key=lambda t: (t.seed is None, t.seed or 0, t.name, t.pk))
-    if Match.objects.filter(Q(team_a__in=teams) | Q(team_b__in=teams)).exists():
+    if Match.objects.of_teams(teams).exists():
         raise TournamentError(
             _("The teams have matches: their seeds can no longer change."), code="seed_locked"
         )

@@ -168,6 +168,11 @@ class LiveScore:
     games: dict[str, int]
     game: int
 
+    @property
+    def games_text(self) -> str:
+        """The chicos won so far, side A first: "1–0", at a table of three "1–0–0"."""
+        return "–".join(str(self.games[side]) for side in sorted(self.games))
+
 
 def live_score(match: Match) -> LiveScore | None:
     """The running score of a match in play, or None (not started, decided, a state the
@@ -175,9 +180,9 @@ def live_score(match: Match) -> LiveScore | None:
     if match.status != Match.Status.IN_PROGRESS:
         return None
     if match.state is None:
-        return LiveScore(
-            score={"A": 0, "B": 0}, games={"A": match.chicos_a, "B": match.chicos_b}, game=1
-        )
+        sides = "ABC" if match.team_c_id is not None else "AB"
+        games = {side: getattr(match, f"chicos_{side.lower()}") for side in sides}
+        return LiveScore(score=dict.fromkeys(sides, 0), games=games, game=1)
     try:
         state = MatchState.from_dict(match.state)
     except EngineError:

@@ -273,7 +273,7 @@ def championship_revisions(
     if match_id is not None:
         changes = changes.filter(match_id=match_id)
     return changes.select_related(
-        "by", "match__stage", "match__round", "match__team_a", "match__team_b"
+        "by", "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
     ).order_by("-pk")
 
 
@@ -289,7 +289,7 @@ def championship_team_acts(
     if via is not None:
         acts = acts.filter(via=via)
     return acts.select_related(
-        "by", "match__stage", "match__round", "match__team_a", "match__team_b"
+        "by", "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
     ).order_by("-pk")
 
 
@@ -308,8 +308,9 @@ def disputed_matches(*, championship: Championship) -> QuerySet[MatchConfirmatio
             match__stage__championship=championship,
             status=MatchConfirmation.Status.DISPUTED,
         )
-        .select_related("match__stage", "match__round", "match__team_a", "match__team_b")
-        .select_related("match__team_c")
+        .select_related(
+            "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
+        )
         .select_related("player", "by")
         .order_by("at")
     )

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
 
-_RELATED = ("stage__championship", "round", "team_a", "team_b")
+_RELATED = ("stage__championship", "round", "team_a", "team_b", "team_c")
 
 
 @dataclass
@@ -47,10 +47,11 @@ class Fixture:
 
     @property
     def result(self) -> str:
-        """The chicos won, home first ("2–1"), once decided; else empty."""
-        if not self.decided or self.match.team_b_id is None:
+        """The chicos won, home first ("2–1"; a table of three's three, "0–1–2"), once
+        decided; else empty."""
+        if not self.decided:
             return ""
-        return f"{self.match.chicos_a}–{self.match.chicos_b}"
+        return self.match.chicos_text
 
     @property
     def venue(self) -> str:
@@ -79,13 +80,29 @@ class TeamFixture:
     fixture: Fixture
     is_home: bool
     opponent: Team | None
+    # Everyone the team faces: the opponent, or a table of three's other two players.
+    others: list[Team] = field(default_factory=list)
+    team_id: int | None = None
+
+    @property
+    def at_table(self) -> bool:
+        """A table of three: no home or away, the team's place instead of a win."""
+        return self.fixture.match.team_c_id is not None
+
+    @property
+    def place(self) -> int | None:
+        """The team's place at a table of three (None elsewhere, or before a hand)."""
+        return self.fixture.match.place_of(self.team_id)
 
     @property
     def result(self) -> str:
-        """The chicos, the team's first ("1–2"), once decided."""
+        """The chicos, the team's first ("1–2"; at a table of three, each side's in the
+        table's order, "0–1–2"), once decided."""
         match = self.fixture.match
         if not self.fixture.result:
             return ""
+        if self.at_table:
+            return match.chicos_text
         ours, theirs = (
             (match.chicos_a, match.chicos_b) if self.is_home else (match.chicos_b, match.chicos_a)
         )
@@ -93,9 +110,12 @@ class TeamFixture:
 
     @property
     def won(self) -> bool | None:
+        """Won (at a table of three: first place), lost, or None while undecided."""
         match = self.fixture.match
         if not match.is_decided:
             return None
+        if self.at_table:
+            return self.place == 1
         return match.winner_id == (match.team_a_id if self.is_home else match.team_b_id)
 
 
@@ -163,19 +183,24 @@ def team_fixtures(*, championship: Championship, team: Team) -> list[TeamFixture
     """``team``'s season: each of its matches against an opponent, in playing order."""
     matches = (
         Match.objects.filter(stage__championship=championship)
-        .filter(Q(team_a=team) | Q(team_b=team))
+        .of_team(team)
         .exclude(team_b=None)
         .select_related(*_RELATED)
         .order_by("stage__order", "round__number", "scheduled_at", "pk")
     )
-    return [
-        TeamFixture(
-            fixture=_fixture(m),
-            is_home=m.team_a_id == team.pk,
-            opponent=m.team_b if m.team_a_id == team.pk else m.team_a,
+    seasons = []
+    for m in matches:
+        others = m.others_of(team.pk)
+        seasons.append(
+            TeamFixture(
+                fixture=_fixture(m),
+                is_home=m.team_a_id == team.pk,
+                opponent=others[0],
+                others=others,
+                team_id=team.pk,
+            )
         )
-        for m in matches
-    ]
+    return seasons
 
 
 def feed_matches(*, championship: Championship, team: Team | None = None) -> QuerySet[Match]:
@@ -192,7 +217,7 @@ def feed_matches(*, championship: Championship, team: Team | None = None) -> Que
         .annotate(was=Subquery(was.values("from_at")[:1]))
     )
     if team is not None:
-        found = found.filter(Q(team_a=team) | Q(team_b=team))
+        found = found.of_team(team)
     return found.select_related(*_RELATED).order_by(Coalesce("scheduled_at", "was"), "pk")
 
 

@@ -105,11 +105,12 @@ def round_of(*, stage: Stage, number: int) -> Round:
 def team_matches(*, team: Team) -> QuerySet[Match]:
     """Every match of ``team`` in play order (stage, round), with both teams' players."""
     return (
-        Match.objects.filter(Q(team_a=team) | Q(team_b=team) | Q(team_c=team))
+        Match.objects.of_team(team)
         .select_related("stage__championship", "round", "team_a", "team_b", "team_c", "winner")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
         .order_by("stage__order", "round__number", "pk")
     )
@@ -222,6 +223,7 @@ def schedule(*, championship: Championship) -> list[Match]:
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
     )
     for shown in matches:
@@ -261,6 +263,6 @@ def schedule_search(*, championship: Championship, matches: list[Match], query: 
     for team in teams:
         names = [m.player.public_name for m in team.memberships.all()]
         if text_matches(query, team.name, *names):
-            mine = [m for m in matches if team.pk in (m.team_a_id, m.team_b_id)]
+            mine = [m for m in matches if m.side_of(team.pk) is not None]
             found.append(Found(team=team, matches=mine))
     return found

@@ -13,9 +13,16 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from tournaments.models import Championship, Player, Team
+from tournaments.models import Championship, Match, Player, Team
 
 register = template.Library()
+
+
+@register.filter
+def facing(match: Match, team: Team) -> list[Team]:
+    """Whom ``team`` faces in ``match``: its opponent, or a table of three's other two
+    players (``{% for other in match|facing:team %}``)."""
+    return match.others_of(team.pk)
 
 
 @register.simple_tag

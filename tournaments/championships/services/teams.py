@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max, Prefetch, Q
+from django.db.models import Max, Prefetch
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -285,7 +285,7 @@ def team_update(
         fields.append("club")
     if seed is not None and seed != team.seed:
         _check_seed(seed)
-        if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+        if Match.objects.of_team(team).exists():
             raise TournamentError(
                 _("Team %(team)s has matches: its seed can no longer change."),
                 code="seed_locked",
@@ -330,7 +330,7 @@ def team_remove(*, team: Team) -> None:
         raise TournamentError(
             _("Teams can only be removed while registration is open."), code="entries_closed"
         )
-    if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+    if Match.objects.of_team(team).exists():
         raise TournamentError(
             _("Team %(team)s has matches and cannot be removed."),
             code="team_has_matches",
@@ -366,7 +366,7 @@ def team_edit(
     """
     team = team_update(team=team, name=name, club=club, seed=seed)
     if seed is None and team.seed is not None:
-        if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+        if Match.objects.of_team(team).exists():
             raise TournamentError(
                 _("Team %(team)s has matches: its seed can no longer change."),
                 code="seed_locked",
@@ -453,11 +453,13 @@ def team_substitute(
             _("%(player)s is twice in the team."), code="player_twice", params={"player": name}
         )
     matches = list(
-        Match.objects.filter(Q(team_a=team) | Q(team_b=team), team_b__isnull=False)
-        .select_related("stage", "round", "team_a", "team_b")
+        Match.objects.of_team(team)
+        .filter(team_b__isnull=False)
+        .select_related("stage", "round", "team_a", "team_b", "team_c")
         .prefetch_related(
             Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
             Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
+            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
         )
         .select_for_update(of=("self",))
     )
@@ -492,7 +494,7 @@ def team_substitute(
 def _current_lineup(match: Match) -> dict[str, Any]:
     lineup: dict[str, Any] = {}
     captains = {}
-    for side, team in (("A", match.team_a), ("B", match.team_b)):
+    for side, team in match.teams_by_side().items():
         members = list(team.memberships.all())
         lineup[side] = [m.player.record_key for m in members]
         captain = next((m for m in members if m.is_captain), None)
@@ -500,7 +502,7 @@ def _current_lineup(match: Match) -> dict[str, Any]:
             captain = members[0]
         if captain is not None:
             captains[side] = captain.player.record_key
-    if len(captains) == 2:
+    if len(captains) == 2 and match.team_c_id is None:  # a table of three has none
         lineup["captains"] = captains
     return lineup
 

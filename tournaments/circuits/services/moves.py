@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import OPEN_ENTRIES
@@ -65,7 +65,7 @@ def team_move_to_event(*, team: Team, event: CircuitEvent, by: Any) -> tuple[Tea
         )
     if target.pk == source.pk:
         raise refuse(_("%(team)s already plays there."), "move_same", "event", team=team.name)
-    if Match.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+    if Match.objects.of_team(team).exists():
         raise refuse(
             _("%(team)s has already been paired: it can no longer move."),
             "move_paired",

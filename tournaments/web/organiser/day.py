@@ -317,17 +317,17 @@ def _team_history(team: Team) -> list[dict[str, Any]]:
     """The team's matches in order, each with the players who played (or will play) it."""
     rows = []
     for match in stage_selectors.team_matches(team=team):
-        side = "A" if match.team_a_id == team.pk else "B"
-        opponent = match.team_b if side == "A" else match.team_a
+        side = match.side_of(team.pk) or "A"
         if match.team_b_id is None:
-            rows.append({"match": match, "opponent": None, "players": []})
+            rows.append({"match": match, "others": [], "players": []})
             continue
         names = records.names(match)
         keys = records.lineup(match)[side]
         rows.append(
             {
                 "match": match,
-                "opponent": opponent,
+                # A table of three's other two players, or the opponent.
+                "others": match.others_of(team.pk),
                 "players": [names.get(key, key) for key in keys],
                 "stored": bool(match.lineup),
             }

@@ -108,8 +108,10 @@ def _boxes(points: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Side:
-    letter: str
+class SheetSide:
+    """A side of a scoresheet: its letter, its team and the team's players."""
+
+    side: str
     team: Any
     players: list[Any]
 
@@ -117,12 +119,10 @@ class Side:
 @dataclass(frozen=True)
 class Scoresheet:
     match: Match
-    players_a: list[Any]
-    players_b: list[Any]
+    sides: list[SheetSide]  # A and B; a table of three's C too
     tablet_url: str
     qr: str
     rows: range
-    sides: list[Side]
     # The tally's chicos: the best of, one more at a table of three (A, B and C may each
     # win one before a second decides it), as the desk's form counts them.
     chicos: range
@@ -130,16 +130,12 @@ class Scoresheet:
 
 def _scoresheet(request: HttpRequest, match: Match) -> Scoresheet:
     url = request.build_absolute_uri(reverse("referees:sheet", args=[match.pk]))
-    teams = match.teams_by_side()
     sides = [
-        Side(letter, team, list(team.memberships.all()))
-        for letter, team in teams.items()
-        if team is not None
+        SheetSide(side=s.side, team=s.team, players=list(s.team.memberships.all()))
+        for s in match.sides
     ]
     return Scoresheet(
         match=match,
-        players_a=sides[0].players,
-        players_b=sides[1].players if len(sides) > 1 else [],
         tablet_url=url,
         qr=qr_data_uri(url),
         rows=range(1, SCORESHEET_ROWS + 1),
@@ -205,6 +201,8 @@ def _round_context(request: HttpRequest, slug: str, stage_id: int, number: int) 
         "round": round_,
         "round_name": round_.name_in(stage),
         "matches": played,
+        # A round of tables of three: the table list has a column for the third player.
+        "three": any(m.is_table_of_three for m in played),
         "byes": [m for m in matches if m.is_bye and not m.is_absence],
         "absent": [m for m in matches if m.is_absence],
         "sheets": [_scoresheet(request, m) for m in played] if with_sheets else [],

@@ -49,7 +49,7 @@ def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event | N
     title = match.round.name_in(match.stage)
     event = icalendar.Event()
     event.add("uid", uid(match, host))
-    summary = f"{match.team_a.name} – {match.team_b.name} · {title}"
+    summary = f"{match.sides_text} · {title}"
     if match.date_to_be_fixed:
         summary = f"{_('Postponed, date to be fixed')}: {summary}"
     event.add("summary", summary)
@@ -71,7 +71,9 @@ def _event(request: HttpRequest, match: Match, host: str) -> icalendar.Event | N
     elif match.is_postponed:
         lines.append(_("Postponed"))
     if match.is_decided:
-        lines.append(f"{match.chicos_a}–{match.chicos_b}")
+        lines.append(match.chicos_text)
+        if match.places_text:
+            lines.append(match.places_text)
     lines.append(url)
     event.add("description", "\n".join(lines))
     event.add("url", url)
