@@ -43,13 +43,15 @@ CONFLICTS = {
     "draft_other_device",
     "draft_stale",
     "championship_draft",
+    "merge_gone",
 }
 
 # Service refusals of the acting user himself (he may not referee this championship, or
-# this match): the API's permission error, 403, with the service's code and message. The
-# rule is the services' (``results.selectors.hand_write_problem``), so the tablet and the
-# API refuse the same users; only its status is decided here.
-FORBIDDEN = {"not_referee", "not_match_referee"}
+# this match; he does not manage the championships of the people he would merge): the
+# API's permission error, 403, with the service's code and message. The rule is the
+# services' (``results.selectors.hand_write_problem``, ``people.services.merges``), so the
+# pages and the API refuse the same users; only its status is decided here.
+FORBIDDEN = {"not_referee", "not_match_referee", "person_not_managed", "merge_not_managed"}
 
 
 class Conflict(exceptions.APIException):

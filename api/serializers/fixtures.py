@@ -8,6 +8,7 @@ import zoneinfo
 from rest_framework import serializers
 
 from api.serializers.matches import TeamBriefSerializer
+from api.serializers.text import MULTILINE
 from tournaments.models import Match, Postponement
 
 
@@ -75,6 +76,6 @@ class FixtureSerializer(serializers.ModelSerializer):
 
 class PostponeSerializer(serializers.Serializer):
     to = serializers.DateTimeField(help_text="The new date and time (ISO 8601, with an offset).")
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=2000, style=MULTILINE)
     venue_name = serializers.CharField(max_length=200, required=False)
     venue_address = serializers.CharField(max_length=300, required=False, allow_blank=True)

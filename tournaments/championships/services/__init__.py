@@ -3,8 +3,8 @@
 Each function is keyword-only, typed and atomic; a bad request raises
 :class:`tournaments.errors.TournamentError` (a ``ValidationError`` with a translated
 message) and changes nothing. One module per entity family: ``championships`` (the
-championship, its rules, tie-breaks and status), ``teams`` (entries, line-ups,
-substitutions), ``referees`` (the referees' list and their invitations); callers import
+championship, its rules, tie-breaks and status), ``teams`` (entries, line-ups),
+``substitutions``, ``referees`` (the referees' list and their invitations); callers import
 this package.
 """
 
@@ -31,6 +31,7 @@ from tournaments.championships.services.referees import (
     referee_invite,
     referee_remove,
 )
+from tournaments.championships.services.substitutions import team_substitute
 from tournaments.championships.services.teams import (
     NewTeam,
     team_add_player,
@@ -41,7 +42,6 @@ from tournaments.championships.services.teams import (
     team_home_set,
     team_remove,
     team_set_captain,
-    team_substitute,
     team_update,
     teams_create_many,
 )

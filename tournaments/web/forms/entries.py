@@ -21,6 +21,7 @@ from tournaments.championships.words import words
 from tournaments.entries.towns import TownRule
 from tournaments.models import Championship, EntryPolicy
 from tournaments.people.services import PersonDetails
+from tournaments.web.forms.base import OneLineMixin
 
 QUESTION_LABELS = {
     "club": _("Club or city"),
@@ -45,7 +46,7 @@ def new_form_key() -> str:
     return secrets.token_urlsafe(24)
 
 
-class EntryForm(forms.Form):
+class EntryForm(OneLineMixin, forms.Form):
     """A team entered by its players: its name, one row per player of the rules' team
     size, and exactly the questions the organiser asks. Nothing is required here: the
     service's sentences say what is missing."""

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import SEED_MAX, WEEKDAYS, Championship, Person, Team
 from tournaments.people.services import PersonDetails
 from tournaments.stages import registry
+from tournaments.web.forms.base import OneLineMixin
 
 # What more may be told of each player (optional): his person's, never shown publicly.
 PLAYER_EXTRAS = ("licence", "email", "phone")
@@ -130,7 +131,7 @@ def _person_label(person: Person) -> str:
     return f"{label} · {played}" if played else str(label)
 
 
-class TeamForm(PeopleChoiceMixin, forms.Form):
+class TeamForm(OneLineMixin, PeopleChoiceMixin, forms.Form):
     """A team and its players, as many as the championship plays with."""
 
     name = forms.CharField(label=_("Team name"), max_length=200)
@@ -182,7 +183,7 @@ class TeamImportForm(forms.Form):
     )
 
 
-class TeamEditForm(PeopleChoiceMixin, forms.Form):
+class TeamEditForm(OneLineMixin, PeopleChoiceMixin, forms.Form):
     """A team's name, seed, club, its players' names (and their people's licence number,
     email and phone) and its cap de colla."""
 
@@ -269,7 +270,7 @@ class TeamEditForm(PeopleChoiceMixin, forms.Form):
         }
 
 
-class SubstitutionForm(forms.Form):
+class SubstitutionForm(OneLineMixin, forms.Form):
     """Who leaves the team, who comes in, and from which round."""
 
     player_out = forms.TypedChoiceField(label=_("Player who leaves"), coerce=int, choices=())
