@@ -176,3 +176,15 @@ def test_a_merged_away_person_redirects_in_the_api(world):  # noqa: F811
     gone = client_for().get(reverse("api:person", args=[other.pk]))
     assert gone.status_code == 301
     assert gone["Location"] == reverse("api:person", args=[world.ana.pk])
+
+
+def test_a_merge_of_nobody_is_a_sentence(world):  # noqa: F811
+    url = reverse("api:person-merge")
+    pere = client_for(world.pere, language="ca")
+    response = pere.post(url, {"keep": world.ana.pk, "drop": 99999}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "person_gone"
+    response = pere.post(url, {"keep": world.ana.pk, "drop": world.ana.pk}, format="json")
+    assert response.json()["error"]["code"] == "merge_same"
+    response = pere.post(url, {"keep": "x"}, format="json")
+    assert response.status_code == 400 and response.json()["error"]["fields"]

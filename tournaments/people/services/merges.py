@@ -49,7 +49,10 @@ def _lock(first: Person, second: Person) -> tuple[Person, Person]:
         .filter(pk__in=[first.pk, second.pk])
         .order_by("pk")
     }
-    if len(locked) < 2:
+    missing = {first.pk, second.pk} - set(locked)
+    if missing - set(PersonMerged.objects.filter(old_id__in=missing).values_list("pk", flat=True)):
+        raise TournamentError(_("This person no longer exists."), code="person_gone")
+    if missing:
         raise TournamentError(
             _("These two records are one person already: someone merged them meanwhile."),
             code="merge_gone",

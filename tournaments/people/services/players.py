@@ -186,8 +186,13 @@ def _visible(by: Any, person_ids: list[int]) -> set[int]:
 
 def _check_playing(people: list[Person], championship: Championship | None) -> None:
     """Refuse a person twice in these line-ups, or already playing in ``championship``."""
-    objects = [id(p) for p in people]
-    twice = next((p for p in people if objects.count(id(p)) > 1), None)
+    seen: set[int] = set()
+    twice = None
+    for person in people:
+        if id(person) in seen:
+            twice = person
+            break
+        seen.add(id(person))
     if twice is not None:
         raise TournamentError(
             _("%(player)s is entered twice: one person plays in one team of a championship."),
