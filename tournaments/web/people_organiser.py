@@ -86,8 +86,9 @@ def licence_notices(request: HttpRequest, form: Any, known: dict[str, Person], t
                 _(
                     "The licence number typed for %(player)s is another person's, on record"
                     " in championships you do not manage: %(player)s was entered as a new"
-                    " person without it. If they are one person, their organisers are asked"
-                    " on the People page."
+                    " person without it. Check the number with the player; if the two are"
+                    " one person (the same name), their organisers are asked on the People"
+                    " page."
                 )
                 % {"player": details.name},
             )
