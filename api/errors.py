@@ -55,13 +55,15 @@ CONFLICTS = {
     "result_reported",
     "recorded_already",
     "not_a_result",
+    "merge_gone",
 }
 
 # Service refusals of the acting user himself (he may not referee this championship, or
-# this match): the API's permission error, 403, with the service's code and message. The
-# rule is the services' (``results.selectors.hand_write_problem``), so the tablet and the
-# API refuse the same users; only its status is decided here.
-FORBIDDEN = {"not_referee", "not_match_referee"}
+# this match; he does not manage the championships of the people he would merge): the
+# API's permission error, 403, with the service's code and message. The rule is the
+# services' (``results.selectors.hand_write_problem``, ``people.services.merges``), so the
+# pages and the API refuse the same users; only its status is decided here.
+FORBIDDEN = {"not_referee", "not_match_referee", "person_not_managed", "merge_not_managed"}
 # A team through its personal link, acting where it may not: another team's match, or a
 # championship whose referees keep the score.
 FORBIDDEN |= {"not_team_match", "referees_keep_score"}

@@ -87,6 +87,8 @@ v1 = [
     path("players/<int:player_id>/", teams.PlayerDetail.as_view(), name="player"),
     path("persons/", persons.PersonList.as_view(), name="persons"),
     path("persons/<int:person_id>/", persons.PersonDetail.as_view(), name="person"),
+    path("persons/merge/", persons.PersonMerge.as_view(), name="person-merge"),
+    path("persons/merge/agree/", persons.PersonMergeAgree.as_view(), name="person-merge-agree"),
     path(
         "persons/<int:person_id>/statistics/",
         statistics.PersonStatistics.as_view(),

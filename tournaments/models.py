@@ -2143,3 +2143,62 @@ class CircuitPlacement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.people_key} {self.place}"
+
+
+class PersonMergeRequest(models.Model):
+    """Two records likely of one human that no one organiser may merge alone: the
+    organisers who said "one person" (``agreed``), until every championship of the two
+    is managed by one of them and the merge is made (``people.services.merges``).
+
+    Written when a typed licence number is another record's that the one typing may not
+    see (``reason`` licence: nobody agreed yet), or when an organiser asks (name).
+    ``first`` is the record with the lower id: one request per pair.
+    """
+
+    class Reason(models.TextChoices):
+        LICENCE = "licence", _("The same licence number was typed")
+        NAME = "name", _("The same name")
+
+    first = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="+", verbose_name=_("first record")
+    )
+    second = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="+", verbose_name=_("second record")
+    )
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    agreed = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="+", verbose_name=_("agreed by")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("merge request")
+        verbose_name_plural = _("merge requests")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="merge_request_once"),
+            models.CheckConstraint(
+                condition=Q(first__lt=F("second")), name="merge_request_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.first_id} = #{self.second_id}?"
+
+
+class PersonMerged(models.Model):
+    """Where a merged-away person went: his old id's pages redirect to the person kept
+    (``person_id`` follows later merges too)."""
+
+    old_id = models.PositiveIntegerField(_("old record"), primary_key=True)
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="+", verbose_name=_("merged into")
+    )
+    merged_at = models.DateTimeField(_("merged at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("merged record")
+        verbose_name_plural = _("merged records")
+
+    def __str__(self) -> str:
+        return f"#{self.old_id} → #{self.person_id}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from api.serializers.teams import TeamSerializer
+from api.serializers.text import MULTILINE
 from tournaments.models import Entry
 
 
@@ -89,7 +90,12 @@ class EntryCreatedSerializer(serializers.Serializer):
 
 class EntryReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(
-        max_length=500, required=False, allow_blank=True, default="", help_text="Read by the team."
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        style=MULTILINE,
+        help_text="Read by the team.",
     )
 
 

@@ -8,6 +8,7 @@ import zoneinfo
 from rest_framework import serializers
 
 from api.serializers.matches import THREE_ONLY, TeamBriefSerializer, table_only
+from api.serializers.text import MULTILINE
 from tournaments.models import Match, Postponement
 
 # A table of three's third player, his chicos and the places: in its fixtures only.
@@ -98,6 +99,6 @@ class PostponeSerializer(serializers.Serializer):
         help_text="The new date and time (ISO 8601, with an offset); left out or null: "
         "postponed, its date to be fixed later.",
     )
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=2000, style=MULTILINE)
     venue_name = serializers.CharField(max_length=200, required=False)
     venue_address = serializers.CharField(max_length=300, required=False, allow_blank=True)

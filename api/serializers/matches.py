@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers.text import MULTILINE
 from tournaments.models import Game, Hand, Match, Team
 
 _SIDES = {
@@ -204,7 +205,7 @@ class SeatsSerializer(serializers.Serializer):
 
 class WalkoverSerializer(serializers.Serializer):
     winner = serializers.IntegerField(help_text="The id of the team that takes the match.")
-    reason = serializers.CharField(max_length=300)
+    reason = serializers.CharField(max_length=300, style=MULTILINE)
     forfeit = serializers.BooleanField(
         default=False, help_text="The loser gave up during play: recorded hands stay."
     )

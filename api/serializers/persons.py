@@ -35,6 +35,23 @@ class PersonSerializer(serializers.ModelSerializer):
         return _absolute(self, reverse("tournaments:person", args=[person.pk]))
 
 
+class PersonMergeSerializer(serializers.Serializer):
+    keep = serializers.IntegerField(min_value=1, help_text="The record kept.")
+    drop = serializers.IntegerField(min_value=1, help_text="The record merged into it.")
+
+
+class PersonMergeAgreeSerializer(serializers.Serializer):
+    person = serializers.IntegerField(min_value=1, help_text="A person of your championships.")
+    other = serializers.IntegerField(min_value=1, help_text="The record he is said to be.")
+
+
+class PersonMergeAgreedSerializer(serializers.Serializer):
+    merged = serializers.BooleanField(
+        help_text="Whether this made the merge (false: it waits for other organisers)."
+    )
+    person = PersonSerializer(allow_null=True, help_text="The person kept, once merged.")
+
+
 class PartnerSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="person_id", help_text="The partner's person.")
     name = serializers.CharField(source="public_name")

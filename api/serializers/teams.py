@@ -7,7 +7,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers.text import one_line
 from tournaments.models import SEED_MAX, Membership, Player, Team
+from tournaments.text import one_line_validator
 
 # A player's details only the championship's organisers read (serializer context
 # ``private``); the public never gets them, whatever it asks.
@@ -131,11 +133,13 @@ class PlayerInputField(serializers.Field):
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         if isinstance(data, str):
-            name = serializers.CharField(max_length=200).run_validation(data)
+            name = serializers.CharField(max_length=200, validators=[one_line_validator])
+            name = name.run_validation(data)
             return {"name": name, "licence": "", "email": "", "phone": "", "person": None}
         if not isinstance(data, dict):
             self.fail("invalid")
         serializer = PlayerInputSerializer(data=data)
+        one_line(serializer.fields.values())
         if not serializer.is_valid():
             raise serializers.ValidationError(serializer.errors)
         return dict(serializer.validated_data)

@@ -1,4 +1,5 @@
-"""What every API view shares: conditional GET, and the helpers of writes."""
+"""What every API view shares: conditional GET, and the helpers of writes (every text
+field of a request checked by the one rule of ``tournaments.text``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rest_framework import generics, serializers
 from rest_framework.request import Request
 
 from api.etags import ETagMixin
+from api.serializers.text import one_line
 
 
 class ApiView(ETagMixin, generics.GenericAPIView):
@@ -16,6 +18,7 @@ class ApiView(ETagMixin, generics.GenericAPIView):
     def valid(self, serializer_class: type[serializers.Serializer], request: Request) -> Any:
         """The request's data, validated by ``serializer_class`` (400 with its fields)."""
         serializer = serializer_class(data=request.data, context=self.get_serializer_context())
+        one_line(serializer.fields.values())
         serializer.is_valid(raise_exception=True)
         return serializer
 

@@ -96,7 +96,7 @@ class TeamList(ApiView):
         championship = access.managed_championship(request, slug)
         data = self.valid(TeamCreateSerializer, request).validated_data
         data["players"] = _players(data, request.user)
-        team = championship_services.team_create(championship=championship, **data)
+        team = championship_services.team_create(championship=championship, by=request.user, **data)
         return Response(
             TeamSerializer(_team(championship, team.pk), context=_PRIVATE).data,
             status=status.HTTP_201_CREATED,
@@ -150,7 +150,7 @@ class TeamImport(ApiView):
         """Import a CSV of teams (docs/csv.md): every team or none; errors per row."""
         championship = access.managed_championship(request, slug)
         upload = self.valid(TeamImportSerializer, request).validated_data["file"]
-        created = imports.teams_import(championship=championship, file=upload)
+        created = imports.teams_import(championship=championship, file=upload, by=request.user)
         teams = championship_selectors.team_list(championship=championship).filter(
             pk__in=[t.pk for t in created]
         )

@@ -93,8 +93,12 @@ def test_a_known_licence_is_no_question_and_finds_its_person(db, staff):
         [PersonDetails(name="Ana Ruiz", licence="FED-7")], user=staff
     )
     assert matches == []  # handled at once, not offered
-    (player,) = services.players_create([PersonDetails(name="Ana Ruiz", licence="FED-7")])
+    typed = PersonDetails(name="Ana Ruiz", licence="FED-7")
+    (player,) = services.players_create([typed], by=staff)
     assert player.person == known
+    # Typed by the public, the same licence joins nobody: a new person, without it.
+    (public,) = services.players_create([typed])
+    assert public.person != known and public.person.licence == ""
 
 
 def test_likely_matches_cost_two_queries_and_name_their_championships(
@@ -177,6 +181,9 @@ def test_a_choice_outside_the_likely_matches_is_asked_again(client, organiser, r
 
 def test_a_known_licence_joins_its_person_at_once_and_says_so(client, organiser, registration):
     ana = PersonFactory(name="Ana Ruiz Soler", licence="FED-7")
+    earlier = ChampionshipFactory(name="Open de Reus")
+    earlier.organisers.add(organiser)
+    _plays(ana, earlier)  # his own player: he sees her record already
     client.force_login(organiser)
     url = reverse("organiser:teams", args=[registration.slug])
     response = client.post(
@@ -203,7 +210,7 @@ def test_the_team_form_keeps_each_players_licence_and_contact(client, organiser,
 def test_team_edit_changes_a_players_contact_and_refuses_anothers_licence(
     client, organiser, registration
 ):
-    PersonFactory(name="Carla", licence="TAKEN")
+    _plays(PersonFactory(name="Carla", licence="TAKEN"), registration)
     team = TeamFactory(championship=registration)
     first, second = [m.player for m in team.memberships.order_by("order")]
     client.force_login(organiser)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.entries.selectors import waiting_number
 from tournaments.models import Entry
+from tournaments.text import one_line
 
 logger = logging.getLogger(__name__)
 
@@ -24,9 +25,11 @@ def entry_link_mail(*, entry: Entry, link: str) -> bool:
         place = _("Your team is entered.")
     else:
         place = _("Your team is on the waiting list, number %(number)s.") % {"number": waiting}
+    # On one line whatever was stored before the rule (tournaments.text): a line break in
+    # a subject makes the message unsendable.
     subject = _("%(team)s at %(championship)s") % {
-        "team": entry.team.name,
-        "championship": championship.name,
+        "team": one_line(entry.team.name),
+        "championship": one_line(championship.name),
     }
     body = _(
         "%(place)s\n\n"

@@ -47,6 +47,7 @@ from tournaments.models import (
 )
 from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
+from tournaments.text import line_problems, paragraph
 
 
 def team_act_log(
@@ -125,7 +126,7 @@ def entry_withdraw(
         )
     was_holding = entry.status in Entry.HOLDING or entry.pk is None
     entry.status = Entry.Status.WITHDRAWN
-    entry.reason = reason.strip()
+    entry.reason = paragraph(reason).strip()
     entry.save()
     team_act_log(team=team, action=TeamAct.Action.WITHDRAWN, via=via, by=by, detail=entry.reason)
     promoted = promote_waiting(championship=championship, via=via, by=by) if was_holding else []
@@ -228,7 +229,7 @@ def entry_policy_set(
             "closes_at": closes_at,
             "asks": [q for q in EntryPolicy.QUESTIONS if q in asks],
             "fee": fee,
-            "fee_instructions": fee_instructions.strip(),
+            "fee_instructions": paragraph(fee_instructions).strip(),
         },
     )
     championship.entry_policy = policy
@@ -253,7 +254,8 @@ def entry_problems(
     form's field it belongs to (``params["field"]``: ``team_name``, ``club``, ``email``,
     ``phone``, ``captain``, ``town``, ``player_<n>``, ``licence_<n>``). A circuit's
     qualifier restricted to towns refuses a team from elsewhere (``entries.towns``,
-    pointing to its town's qualifier). The form shows them all;
+    pointing to its town's qualifier); a line break or another control character in any
+    of them is refused (``tournaments.text``). The form shows them all;
     :func:`entry_submit` checks them again under the championship lock."""
     if policy is None:
         policy = EntryPolicy.objects.filter(championship=championship).first()
@@ -264,6 +266,7 @@ def entry_problems(
     def problem(field: str, message: object, code: str, **params: object) -> None:
         problems.append(TournamentError(message, code=code, params={"field": field, **params}))
 
+    problems.extend(_text_problems(team_name, players, club, email, town))
     name = team_name.strip()
     if not name:
         problem("team_name", _("Give the team a name."), "team_name_missing")
@@ -346,6 +349,23 @@ def entry_problems(
     return problems
 
 
+def _text_problems(
+    team_name: str, players: Sequence[PersonDetails], club: str, email: str, town: str
+) -> list[TournamentError]:
+    """Each field of the entry form holding a control character, by the form's name."""
+    fields = {
+        "team_name": (team_name, _("The team's name")),
+        "club": (club, _("The club")),
+        "email": (email, _("The email address")),
+        "town": (town, _("The town")),
+        "phone": (players[0].phone if players else "", _("The phone number")),
+    }
+    for number, player in enumerate(players, start=1):
+        fields[f"player_{number}"] = (player.name, _("A player's name"))
+        fields[f"licence_{number}"] = (player.licence, _("A licence number"))
+    return line_problems(fields)
+
+
 @transaction.atomic
 def entry_submit(
     *,
@@ -365,7 +385,9 @@ def entry_submit(
     Under the championship lock: refused (a sentence) when entries are closed or the
     team cannot be entered (:func:`entry_problems`, the first problem); then the team
     is created with its players, and its entry holds a place (``pending``) while the
-    capacity has room, else waits (``waiting``), with the next arrival number.
+    capacity has room, else waits (``waiting``), with the next arrival number. The
+    players are typed by the public: a licence number is kept only where the organiser
+    asks for one, and joins nobody (``people.services.players_create``).
 
     The same form posted again (the same ``form_key``: a double tap, a retry) enters
     nobody new: the same sending alone (``client``, the sender's address, and every field:
@@ -414,7 +436,7 @@ def entry_submit(
             NewTeam(
                 name=team_name.strip(),
                 club=club,
-                players=[_with_club(p, club) for p in players],
+                players=[_as_entered(p, club, policy) for p in players],
                 captain=captain.strip() if captain else None,
             )
         ],
@@ -451,17 +473,16 @@ def _first_link(entry: Entry) -> str:
     return _link_token(link) if link is not None and link.revoked_at is None else ""
 
 
-def _with_club(player: PersonDetails, club: str) -> PersonDetails:
-    """A player's details with the team's club when he gave none of his own."""
-    if player.club.strip() or not club:
-        return player
+def _as_entered(player: PersonDetails, club: str, policy: EntryPolicy | None) -> PersonDetails:
+    """A player's details as the public enters him: the team's club when he gave none of
+    his own, his licence number only where the organiser asks for it, no person chosen."""
+    asked = policy is not None and "licence" in policy.asks
     return PersonDetails(
         name=player.name,
-        club=club,
-        licence=player.licence,
+        club=player.club.strip() or club,
+        licence=player.licence if asked else "",
         email=player.email,
         phone=player.phone,
-        person=player.person,
     )
 
 
@@ -494,7 +515,7 @@ def entry_accept(*, entry: Entry, by: AbstractBaseUser | None, via: str) -> Entr
 def entry_refuse(*, entry: Entry, by: AbstractBaseUser | None, via: str, reason: str) -> Entry:
     """Refuse an entry, with the reason the team reads; the place it held goes to the
     first team on the waiting list."""
-    reason = reason.strip()
+    reason = paragraph(reason).strip()
     if not reason:
         raise TournamentError(
             _("Give the reason for refusing the entry: the team reads it."),

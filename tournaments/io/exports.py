@@ -8,10 +8,11 @@ documented in docs/csv.md; headers are stable keys, not translated, so scripts c
 them. Views wrap a generator in a ``StreamingHttpResponse``; ``manage.py export`` writes
 it to a file.
 
-Every text cell goes through :func:`cell`: a text starting with ``=``, ``+``, ``-``, ``@``,
-a tab or a carriage return is a formula to a spreadsheet program (a team called
-``=HYPERLINK(...)`` would run when the file is opened), so it gets a leading single quote
-(the OWASP rule for CSV injection). Numbers stay numbers, negative ones included.
+Every text cell goes through :func:`cell`: a text starting with ``=``, ``+``, ``-``, ``@``
+(or their full-width and small forms, ``＝``, ``﹢``..., which some spreadsheet programs
+read as the same), a tab or a carriage return is a formula to a spreadsheet program (a
+team called ``=HYPERLINK(...)`` would run when the file is opened), so it gets a leading
+single quote (the OWASP rule for CSV injection). Numbers stay numbers.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import csv
 import dataclasses
 import datetime
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -103,12 +105,17 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def cell(value: Any) -> Any:
-    """``value`` safe to open in a spreadsheet: a text that would start a formula is quoted.
+    """``value`` safe to open in a spreadsheet: a text that would start a formula is quoted,
+    its first character read as compatibility folding reads it (``＝`` is ``=``).
 
     >>> cell("=1+2"), cell("-ve"), cell("Los Anchos"), cell(-3)
     ("'=1+2", "'-ve", 'Los Anchos', -3)
+    >>> cell("＝1+1"), cell("＋1"), cell("－2"), cell("＠SUM(A1)")
+    ("'＝1+1", "'＋1", "'－2", "'＠SUM(A1)")
     """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and unicodedata.normalize("NFKC", value[:1]).startswith(
+        FORMULA_STARTS
+    ):
         return "'" + value
     return value
 

@@ -5,9 +5,10 @@ accepted): ``team``, ``player`` (required), ``seed``, ``club``, ``captain``, and
 player's own ``licence``, ``email`` and ``phone`` (private: his person's, never public). A
 team's rows follow each other or not; its ``seed`` and ``club`` may be given on any of its
 rows but must not disagree. ``captain`` marks the cap de colla with any of ``x``, ``yes``,
-``sí``, ``1``... A known licence number is that person at once; a player whose name is
-likely another person's is created apart, and the organiser confirms or merges them on
-his people's page: the import merges nobody. The file is UTF-8 (a byte-order mark is
+``sí``, ``1``... A licence number joins its holder at once when he played in one of the
+importing organiser's championships (``people.services.players_create``); a player whose
+name is likely another person's is created apart, and the organiser confirms or merges
+them on his people's page: the import merges nobody. The file is UTF-8 (a byte-order mark is
 fine) or, failing that, Windows-1252; commas or semicolons separate the columns; lines end
 in LF, CR LF or CR.
 
@@ -16,7 +17,7 @@ Every row is checked before anything is written; any error and nothing is import
 sentence. Whatever the bytes, the answer is the teams or that report: a file is read up to
 ``MAX_BYTES`` and ``MAX_ROWS`` (a file at both limits imports well within a web request,
 bench/README.md), and a cell must fit its model field (length, seed range, no control
-characters) before it reaches the database.
+characters: ``tournaments.text``) before it reaches the database.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.championships import services as championship_services
 from tournaments.models import SEED_MAX, Championship, Person, Player, Team
 from tournaments.people.services import PersonDetails
+from tournaments.text import has_control
 
 HEADERS = {
     "team": ("team", "equipo", "equip", "nombre del equipo"),
@@ -156,12 +158,6 @@ def _csv_problem(error: csv.Error) -> Any:
     return _("This row cannot be read as CSV (is a quote left open?).")
 
 
-def _control_character(text: str) -> bool:
-    # NUL, line breaks inside a quoted cell, tabs...: no name holds one, and the database
-    # refuses some (PostgreSQL stores no NUL).
-    return any(unicodedata.category(char) == "Cc" for char in text)
-
-
 def _rows(reader: Any) -> Any:
     """(row number, row) of ``reader``, with the first unreadable row as a report."""
     while True:
@@ -245,7 +241,8 @@ def _read(
 
 
 def _cell_problem(key: str, value: str) -> Any:
-    if _control_character(value):
+    # NUL, line breaks inside a quoted cell, tabs...: no cell of the file is free text.
+    if has_control(value):
         return _("This cell holds a control character (such as a NUL or a line break).")
     limit = MAX_LENGTH.get(key)
     if limit is not None and len(value) > limit:
@@ -386,12 +383,17 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
 
 
 def teams_import(
-    *, championship: Championship, file: IO[bytes] | IO[str] | bytes | str
+    *,
+    championship: Championship,
+    file: IO[bytes] | IO[str] | bytes | str,
+    by: Any = None,
 ) -> list[Team]:
     """Import the teams of a CSV file into ``championship``: every team, or none.
 
-    ``file`` is an open file (binary or text, e.g. an upload) or its content. Raises
-    :class:`ImportRowsError` listing each bad row; returns the teams created.
+    ``file`` is an open file (binary or text, e.g. an upload) or its content; ``by`` the
+    organiser importing it (whose people a licence number may join: ``players_create``;
+    ``None``, as for the command: nobody). Raises :class:`ImportRowsError` listing each
+    bad row; returns the teams created.
     """
     # An open file is read no further than the limit, whatever its size.
     data = file if isinstance(file, bytes | str) else file.read(MAX_BYTES + 1)
@@ -426,6 +428,7 @@ def teams_import(
                 )
                 for team in parsed
             ],
+            by=by,
         )
     except ValidationError as error:
         # Checked above already; anything left (a team entered meanwhile) is reported on

@@ -49,6 +49,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
 from tournaments.signals import announce
 from tournaments.stages import rounds
+from tournaments.text import check_lines, paragraph
 
 KEY = Stage.LEAGUE  # the league stage format's key: ``registry`` names it so
 DEFAULT_INTERVAL = 7
@@ -281,6 +282,7 @@ def _moved(
     """Save a match whose date (``fields``) and, when given, venue changed: its calendar
     event's sequence goes up, so subscribed phones move it."""
     fields = list(fields)
+    _check_venue(venue_name, venue_address)
     if venue_name is not None:
         match.venue_name = venue_name.strip()
         fields.append("venue_name")
@@ -290,6 +292,15 @@ def _moved(
     match.schedule_sequence += 1
     match.schedule_changed_at = timezone.now()
     match.save(update_fields=[*fields, "schedule_sequence", "schedule_changed_at"])
+
+
+def _check_venue(name: str | None, address: str | None) -> None:
+    check_lines(
+        {
+            "venue_name": (name or "", _("The venue")),
+            "venue_address": (address or "", _("The venue's address")),
+        }
+    )
 
 
 def lock_to_move(match: Match) -> Match:
@@ -479,9 +490,10 @@ def match_postpone(
     Refused for a decided match, a date outside the season, and a day on which one of its
     teams already plays another match. The move is kept (``Postponement``), the match is
     marked postponed until decided, and its calendar event moves (a higher sequence)."""
-    reason = reason.strip()
+    reason = paragraph(reason).strip()
     if not reason:
         raise TournamentError(_("Say why the match is postponed."), code="no_reason")
+    _check_venue(venue_name, None)
     match, championship = _locked_to_move(
         match, to, _("A bye is not played: it cannot be postponed.")
     )

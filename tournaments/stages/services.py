@@ -23,6 +23,7 @@ from tournaments.signals import announce
 from tournaments.stages import registry
 from tournaments.stages.rounds import lock_stage
 from tournaments.standings.services import standings_outdate
+from tournaments.text import check_lines
 
 
 @transaction.atomic
@@ -52,6 +53,7 @@ def stage_create(
             params={"setting": ", ".join(sorted(unknown))},
         )
     merged.update(settings or {})
+    check_lines({"name": (name, _("The stage's name"))})
     name = name.strip()
     if name == str(fmt.label):
         name = ""  # the format's own name, typed: shown in each reader's language too

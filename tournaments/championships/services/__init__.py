@@ -3,10 +3,10 @@
 Each function is keyword-only, typed and atomic; a bad request raises
 :class:`tournaments.errors.TournamentError` (a ``ValidationError`` with a translated
 message) and changes nothing. One module per entity family: ``championships`` (the
-championship, its rules, tie-breaks and status), ``teams`` (entries, line-ups,
-substitutions), ``referees`` (the referees' list and their invitations), ``scorekeeping``
-(who keeps the score: referees, a player's phone, results only); callers import this
-package.
+championship, its rules, tie-breaks and status), ``teams`` (entries, line-ups),
+``substitutions``, ``referees`` (the referees' list and their invitations),
+``scorekeeping`` (who keeps the score: referees, a player's phone, results only); callers
+import this package.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from tournaments.championships.services.scorekeeping import (
     championship_scorekeeping_set,
     stage_scorekeeping_set,
 )
+from tournaments.championships.services.substitutions import team_substitute
 from tournaments.championships.services.teams import (
     NewTeam,
     team_add_player,
@@ -46,7 +47,6 @@ from tournaments.championships.services.teams import (
     team_home_set,
     team_remove,
     team_set_captain,
-    team_substitute,
     team_update,
     teams_create_many,
 )

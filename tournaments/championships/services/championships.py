@@ -23,6 +23,7 @@ from tournaments.models import (
 from tournaments.signals import announce
 from tournaments.standings import tiebreaks
 from tournaments.standings.services import standings_outdate
+from tournaments.text import check_lines
 
 
 @transaction.atomic
@@ -77,6 +78,10 @@ def _check_time_zone(time_zone: str) -> str:
     return time_zone
 
 
+def _check_texts(name: str, venue: str) -> None:
+    check_lines({"name": (name, _("The name")), "venue": (venue, _("The venue"))})
+
+
 @transaction.atomic
 def championship_create(
     *,
@@ -100,6 +105,7 @@ def championship_create(
     (default ``DEFAULT_CHAIN``). ``time_zone`` (an IANA name; empty: the site's) is where
     match times are shown and exported.
     """
+    _check_texts(name, venue)
     rules = _check_rules({"preset": preset, **(options or {})})
     if team_size not in (1, 2, 3, 4):
         raise TournamentError(
@@ -156,6 +162,7 @@ def championship_update(
     """Change a championship's name, dates, venue and time zone and, when given, what a
     Swiss round does with teams absent at check-in (``Championship.AbsentTeams``);
     ``None`` leaves a field unchanged. Its slug, the public address, stays."""
+    _check_texts(name, venue)
     if end_date is not None and end_date < start_date:
         raise TournamentError(
             _("A championship cannot end before it starts."), code="dates_reversed"

@@ -20,6 +20,7 @@ from tournaments.models import (
     Match,
     RefereeInvitation,
 )
+from tournaments.text import check_lines
 
 # -- referees -------------------------------------------------------------------------------
 
@@ -72,6 +73,7 @@ def referee_invite(
 ) -> tuple[RefereeInvitation, str]:
     """A one-time invitation to referee ``championship``: returns it and its token (only
     its hash is stored, so the token is shown or mailed now or never)."""
+    check_lines({"name": (name, _("The name")), "email": (email, _("The email address"))})
     token = secrets.token_urlsafe(32)
     invitation = RefereeInvitation.objects.create(
         championship=championship,

@@ -1,5 +1,5 @@
 """Writes to a championship's teams: entered (one by one or many), edited, their players,
-cap de colla and seed, removed; a line-up changed from a round on (substitutions).
+cap de colla and seed, removed (a line-up changed from a round on: ``substitutions``).
 """
 
 from __future__ import annotations
@@ -7,15 +7,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from tournaments.championships.selectors import MEMBERS_IN_ORDER, OPEN_ENTRIES
+from tournaments.championships.selectors import OPEN_ENTRIES
 from tournaments.championships.services.championships import lock_championship
 from tournaments.championships.words import words
 from tournaments.errors import TournamentError
@@ -25,12 +24,11 @@ from tournaments.models import (
     Match,
     Membership,
     Player,
-    Stage,
-    Substitution,
     Team,
 )
 from tournaments.people.services import PersonDetails, players_create
 from tournaments.signals import announce
+from tournaments.text import check_lines
 
 
 def _team_sizes_error(team: Team, size: int) -> TournamentError:
@@ -57,6 +55,10 @@ def _players_count_error(team: str, count: int, size: int, code: str) -> Tournam
     )
 
 
+def _check_texts(name: str | None, club: str | None) -> None:
+    check_lines({"name": (name or "", _("The team's name")), "club": (club or "", _("The club"))})
+
+
 @transaction.atomic
 def _check_seed(seed: int | None) -> None:
     if seed is not None and not 1 <= seed <= SEED_MAX:
@@ -75,14 +77,16 @@ def team_create(
     club: str = "",
     players: Sequence[str | PersonDetails] = (),
     captain: str | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> Team:
-    """Create a team, optionally with its players (names, in seating order) and captain.
+    """Create a team, optionally with its players (names, in seating order) and captain;
+    ``by``: the organiser typing it (``players_create``: whom a licence may join).
 
     The name is the team's natural key: under the championship lock a double submit finds
     the first team and is refused with a message, instead of an IntegrityError (a 500).
     """
     new = NewTeam(name=name, seed=seed, club=club, players=players, captain=captain)
-    (team,) = teams_create_many(championship=championship, teams=[new])
+    (team,) = teams_create_many(championship=championship, teams=[new], by=by)
     return team
 
 
@@ -103,13 +107,17 @@ class NewTeam:
 
 
 @transaction.atomic
-def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -> list[Team]:
+def teams_create_many(
+    *, championship: Championship, teams: Sequence[NewTeam], by: AbstractBaseUser | None = None
+) -> list[Team]:
     """Create ``teams`` with their players, all or none: :func:`team_create`'s checks, then
     three bulk inserts. The CSV import uses it: a dozen queries per team made a file of a
-    thousand teams outlast a web request (bench/README.md)."""
+    thousand teams outlast a web request (bench/README.md). ``by``: who typed them
+    (``None``: the public, the entry form)."""
     lock_championship(championship)
     taken = set(championship.teams.values_list("name", flat=True))
     for team in teams:
+        _check_texts(team.name, team.club)
         name = team.name.strip()
         if not name:
             raise TournamentError(_("A team needs a name."), code="team_name_missing")
@@ -136,7 +144,9 @@ def teams_create_many(*, championship: Championship, teams: Sequence[NewTeam]) -
         for t in teams
     )
     players = players_create(
-        [PersonDetails.of(player, club=t.club) for t in teams for player in t.players]
+        [PersonDetails.of(player, club=t.club) for t in teams for player in t.players],
+        by=by,
+        championship=championship,
     )
     found = iter(players)
     Membership.objects.bulk_create(
@@ -197,9 +207,11 @@ def team_add_player(
     player: Player | None = None,
     club: str = "",
     details: PersonDetails | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> Player:
     """Add a player (an existing one, or a new one by name, or by ``details`` when more is
-    known of him: his licence, contact, the person he is) at the end of the team."""
+    known of him: his licence, contact, the person he is) at the end of the team; ``by``
+    typed him (``players_create``)."""
     team = Team.objects.select_for_update().select_related("championship").get(pk=team.pk)
     size = team.championship.team_size
     if team.memberships.count() >= size:
@@ -208,7 +220,7 @@ def team_add_player(
         details = details or PersonDetails(name=name, club=club)
         if not details.name.strip():
             raise TournamentError(_("A player needs a name."), code="player_name_missing")
-        (player,) = players_create([details])
+        (player,) = players_create([details], by=by, championship=team.championship)
     elif Membership.objects.filter(
         player=player, team__championship_id=team.championship_id
     ).exists():
@@ -264,6 +276,7 @@ def team_update(
     The name stays unique in the championship (checked under the championship lock); the
     seed, which draws are made from, may change only while the team has no match.
     """
+    _check_texts(name, club)
     lock_championship(team.championship)
     team = Team.objects.select_for_update().get(pk=team.pk)
     fields = []
@@ -312,6 +325,12 @@ def team_home_set(
     (None: the league's). Matches already fixed keep the venue they were given."""
     if home_weekday is not None and not 0 <= home_weekday <= 6:
         raise TournamentError(_("A weekday is 0 (Monday) to 6 (Sunday)."), code="bad_weekday")
+    check_lines(
+        {
+            "venue_name": (venue_name, _("The home venue")),
+            "venue_address": (venue_address, _("The home venue's address")),
+        }
+    )
     team = Team.objects.select_for_update().get(pk=team.pk)
     team.venue_name = venue_name.strip()
     team.venue_address = venue_address.strip()
@@ -355,12 +374,13 @@ def team_edit(
     seed: int | None,
     players: Sequence[str | PersonDetails],
     captain: int | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> Team:
     """Change a team's name, club, seed and its players' names (``players`` in seating
     order, as the form lists them: a name corrected keeps the player, so his matches and
     hands stay his; a name given where the team had nobody adds a player). ``captain``:
     the index (from 1) of the cap de colla in ``players``. A player added may come as
-    ``PersonDetails`` (his licence, contact, the person the organiser chose).
+    ``PersonDetails`` (his licence, contact, the person the organiser ``by`` chose).
 
     To put another person in a team that has played, use :func:`team_substitute`.
     """
@@ -376,6 +396,7 @@ def team_edit(
         team.save(update_fields=["seed"])
     members = list(team.memberships.select_related("player").order_by("order", "pk"))
     names = [PersonDetails.of(p).name.strip() for p in players]
+    check_lines({f"player_{i}": (n, _("A player's name")) for i, n in enumerate(names, 1)})
     seen: set[str] = set()
     for entered in names:
         if entered and entered.casefold() in seen:
@@ -396,7 +417,7 @@ def team_edit(
         elif entered:
             given = players[index]
             details = given if isinstance(given, PersonDetails) else None
-            team_add_player(team=team, name=entered, club=team.club, details=details)
+            team_add_player(team=team, name=entered, club=team.club, details=details, by=by)
     if captain is not None:
         ordered = list(team.memberships.select_related("player").order_by("order", "pk"))
         if not 1 <= captain <= len(ordered):
@@ -408,110 +429,3 @@ def team_edit(
         team_set_captain(team=team, player=ordered[captain - 1].player)
     announce(championship_id=team.championship_id, what="team")
     return team
-
-
-def _before(match: Match, stage: Stage, number: int) -> bool:
-    """Whether ``match`` comes before round ``number`` of ``stage`` (earlier stages first)."""
-    if match.stage_id == stage.pk:
-        return match.round.number < number
-    return match.stage.order < stage.order
-
-
-@transaction.atomic
-def team_substitute(
-    *,
-    team: Team,
-    player_out: Player,
-    name: str,
-    stage: Stage,
-    from_round: int,
-    by: AbstractBaseUser | None = None,
-) -> Substitution:
-    """Replace ``player_out`` by a new player ``name`` from round ``from_round`` of
-    ``stage`` on. The team's earlier matches keep who played them (their lineup is stored
-    now if play has not started, so a match of an earlier round still to be played is
-    played by the old lineup); a later match already started without a hand takes the new
-    player at his seat; one with hands refuses the substitution."""
-    lock_championship(team.championship)
-    team = (
-        Team.objects.select_for_update(of=("self",)).select_related("championship").get(pk=team.pk)
-    )
-    membership = Membership.objects.filter(team=team, player=player_out).first()
-    if membership is None:
-        raise TournamentError(
-            _("%(player)s is not a player of %(team)s."),
-            code="not_member",
-            params={"player": player_out.name, "team": team.name},
-        )
-    name = name.strip()
-    if not name:
-        raise TournamentError(_("A player needs a name."), code="player_name_missing")
-    if stage.championship_id != team.championship_id or from_round < 1:
-        raise TournamentError(_("Choose a round of this championship."), code="bad_round")
-    if any(m.player.name.casefold() == name.casefold() for m in team.memberships.all()):
-        raise TournamentError(
-            _("%(player)s is twice in the team."), code="player_twice", params={"player": name}
-        )
-    matches = list(
-        Match.objects.of_team(team)
-        .filter(team_b__isnull=False)
-        .select_related("stage", "round", "team_a", "team_b", "team_c")
-        .prefetch_related(
-            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
-            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
-            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
-        )
-        .select_for_update(of=("self",))
-    )
-    (new,) = players_create([PersonDetails(name=name, club=player_out.club)])
-    old_key, new_key = player_out.record_key, new.record_key
-    for match in matches:
-        if _before(match, stage, from_round):
-            if not match.lineup:
-                match.lineup = _current_lineup(match)
-                match.save(update_fields=["lineup"])
-            continue
-        if not match.lineup:
-            continue  # not started: it will be played by the team as it is then
-        if match.hands.exists():
-            raise TournamentError(
-                _("%(match)s already has hands with %(player)s: substitute from a later round."),
-                code="substitute_after_play",
-                params={"match": str(match), "player": player_out.name},
-            )
-        match.lineup = _replaced(match.lineup, old_key, new_key)
-        match.seats = [new_key if key == old_key else key for key in match.seats]
-        match.save(update_fields=["lineup", "seats"])
-    membership.player = new
-    membership.save(update_fields=["player"])
-    substitution = Substitution.objects.create(
-        team=team, player_out=player_out, player_in=new, stage=stage, from_round=from_round, by=by
-    )
-    announce(championship_id=team.championship_id, what="team")
-    return substitution
-
-
-def _current_lineup(match: Match) -> dict[str, Any]:
-    lineup: dict[str, Any] = {}
-    captains = {}
-    for side, team in match.teams_by_side().items():
-        members = list(team.memberships.all())
-        lineup[side] = [m.player.record_key for m in members]
-        captain = next((m for m in members if m.is_captain), None)
-        if captain is None and len(members) == 1:
-            captain = members[0]
-        if captain is not None:
-            captains[side] = captain.player.record_key
-    if len(captains) == 2 and match.team_c_id is None:  # a table of three has none
-        lineup["captains"] = captains
-    return lineup
-
-
-def _replaced(lineup: dict[str, Any], old: str, new: str) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in lineup.items():
-        if key == "captains":
-            result[key] = {side: new if v == old else v for side, v in value.items()}
-        else:
-            result[key] = [new if v == old else v for v in value]
-    return result

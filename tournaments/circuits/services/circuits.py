@@ -28,6 +28,7 @@ from tournaments.models import (
     name_key,
 )
 from tournaments.signals import announce
+from tournaments.text import line_problem, paragraph
 
 
 def _check_rules(
@@ -43,6 +44,8 @@ def _check_rules(
 ) -> tuple[str, list[int]]:
     """The name and the points table as whole numbers, or the first thing wrong with the
     name or the rules."""
+    if (problem := line_problem(name, field="name", what=_("The circuit's name"))) is not None:
+        raise problem
     name = name.strip()
     if not name:
         raise refuse(_("Give the circuit a name."), "circuit_name_missing", "name")
@@ -152,7 +155,7 @@ def circuit_create(
         best_of=best_of,
         qualify_per_event=qualify_per_event,
         qualify_by_points=qualify_by_points,
-        description=description.strip(),
+        description=paragraph(description).strip(),
     )
     try:
         circuit.full_clean(validate_unique=False, validate_constraints=False)
@@ -208,7 +211,7 @@ def circuit_update(
     circuit.best_of = best_of
     circuit.qualify_per_event = qualify_per_event
     circuit.qualify_by_points = qualify_by_points
-    circuit.description = description.strip()
+    circuit.description = paragraph(description).strip()
     circuit.save()
     # New rules may qualify other teams (more per qualifier, more by points).
     qualification_sync(circuit=circuit)
@@ -352,7 +355,7 @@ def circuit_event_add(
         championship=championship,
         kind=kind,
         weight=weight,
-        place=" ".join(place.split()),
+        place=" ".join(paragraph(place).split()),
         towns=towns,
     )
     # A championship already played scores at once: its placements, the final's teams.

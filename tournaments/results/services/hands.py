@@ -39,6 +39,7 @@ from tournaments.results.services.matches import (
     match_start,
 )
 from tournaments.signals import announce_match
+from tournaments.text import paragraph
 
 
 def _check_entry(record: Any) -> dict[str, Any]:
@@ -209,7 +210,7 @@ def _check_may_change(match: Match, user: AbstractBaseUser | None, reason: str |
             _("Give the reason for the change: it is kept in the match's history."),
             code="reason_missing",
         )
-    return reason.strip()
+    return paragraph(reason).strip()
 
 
 def _check_not_stale(match: Match, expected_revision: int | None) -> None:
@@ -347,7 +348,7 @@ def hand_delete_last(
         raise TournamentError(
             _("This match was decided by walkover: undo the walkover first."), code="walkover"
         )
-    _remove(match, hands, hands[-1], reason=reason.strip(), by=deleted_by)
+    _remove(match, hands, hands[-1], reason=paragraph(reason).strip(), by=deleted_by)
 
 
 def hand_statistics_rebuild(*, championship: Championship | None = None) -> tuple[int, int]:

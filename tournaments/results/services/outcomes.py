@@ -29,6 +29,7 @@ from tournaments.results.services.matches import (
     _check_playable,
     _locked_match,
 )
+from tournaments.text import paragraph
 
 
 @transaction.atomic
@@ -78,7 +79,7 @@ def match_walkover(
     match.winner = winner
     match.status = Match.Status.WALKOVER
     match.outcome = Match.Outcome.FORFEIT if forfeit else Match.Outcome.WALKOVER
-    match.reason = reason.strip()
+    match.reason = paragraph(reason).strip()
     match.reason_code = ""
     match.finished_at = timezone.now()
     match.save()
@@ -203,5 +204,5 @@ def match_dispute(
         status=MatchConfirmation.Status.DISPUTED,
         by=by,
         player=player,
-        comment=comment.strip(),
+        comment=paragraph(comment).strip(),
     )

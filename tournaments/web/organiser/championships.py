@@ -200,16 +200,16 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             ):
                 return asked
-            known = people_organiser.known_licences(form)
+            known = people_organiser.known_licences(request, form)
             try:
                 team = championship_services.team_create(
-                    championship=championship, **form.service_kwargs()
+                    championship=championship, by=request.user, **form.service_kwargs()
                 )
             except ValidationError as error:
                 add_service_error(form, error)
             else:
                 messages.success(request, _("Team %(name)s added.") % {"name": team.name})
-                people_organiser.licence_notices(request, form, known)
+                people_organiser.licence_notices(request, form, known, team)
                 _town_notice(request, championship, team)
                 return redirect("organiser:teams", slug=slug)
     else:
@@ -270,7 +270,7 @@ def teams_import(request: HttpRequest, slug: str) -> HttpResponse:
     if import_form.is_valid():
         upload = import_form.cleaned_data["file"]
         try:
-            created = imports.teams_import(championship=championship, file=upload)
+            created = imports.teams_import(championship=championship, file=upload, by=request.user)
         except imports.ImportRowsError as error:
             import_errors = list(error.rows)
         except ValidationError as error:

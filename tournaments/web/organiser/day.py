@@ -38,6 +38,7 @@ from tournaments.results import records
 from tournaments.stages import registry
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
+from tournaments.text import one_line
 from tournaments.web.organiser import people as people_organiser
 from tournaments.web.organiser.championships import _championship, _post_only
 from tournaments.web.organiser.forms import (
@@ -149,7 +150,7 @@ def _send_invitation(
     """Mail the link when an address was given; a failure only says so (the link is shown)."""
     if not email:
         return
-    subject = _("Referee at %(championship)s") % {"championship": championship.name}
+    subject = _("Referee at %(championship)s") % {"championship": one_line(championship.name)}
     body = _(
         "%(organiser)s invites you to referee at %(championship)s.\n\n"
         "Open this link to make your account (it works once, for 7 days):\n%(link)s\n"

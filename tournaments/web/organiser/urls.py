@@ -76,6 +76,8 @@ urlpatterns = [
     # The people of every championship the user manages: one page across them.
     path("people/", people.people, name="people"),
     path("people/merge/", people.person_merge, name="person_merge"),
+    path("people/merge/agree/", people.person_merge_agree, name="person_merge_agree"),
+    path("people/merge/decline/", people.person_merge_decline, name="person_merge_decline"),
     path("people/<int:person_id>/", people.person_edit, name="person_edit"),
     path("<slug:slug>/", views.championship_overview, name="championship"),
     path("<slug:slug>/details/", views.championship_details, name="championship_details"),

@@ -18,6 +18,7 @@ from tournaments.championships.words import words
 from tournaments.entries.towns import TownRule
 from tournaments.models import Championship
 from tournaments.people.services import PersonDetails
+from tournaments.web.shared.forms import OneLineMixin
 
 
 def new_form_key() -> str:
@@ -26,7 +27,7 @@ def new_form_key() -> str:
     return secrets.token_urlsafe(24)
 
 
-class EntryForm(forms.Form):
+class EntryForm(OneLineMixin, forms.Form):
     """A team entered by its players: its name, one row per player of the rules' team
     size, and exactly the questions the organiser asks. Nothing is required here: the
     service's sentences say what is missing."""

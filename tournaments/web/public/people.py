@@ -4,23 +4,24 @@ team in one, and where everyone plays now (with "find my team or my name").
 No login, no contact data: the pages read ``people.history``, which never give a
 person's email, phone or licence number, and show each player as his person asked ("Ana
 R."). Drafts are not public: a team of a draft answers 404, and so does a person whose
-every team is in a draft. Cached and live like the other public pages
-(``tournaments.live``; docs/architecture.md): a person's page follows ``p.<id>`` (a
-result or a table of one of his matches) and ``people`` (teams, line-ups, rounds,
-names), a team's page ``t.<id>`` and its championship's structure and decided results,
-the schedule its championship (``c.<slug>``).
+every team is in a draft; a person merged into another redirects to him. Cached and live
+like the other public pages (``tournaments.live``; docs/architecture.md): a person's page
+follows ``p.<id>`` (a result or a table of one of his matches) and ``people`` (teams,
+line-ups, rounds, names), a team's page ``t.<id>`` and its championship's structure and
+decided results, the schedule its championship (``c.<slug>``).
 """
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from tournaments import live
 from tournaments.championships.words import words
 from tournaments.circuits import selectors as circuit_selectors
 from tournaments.live import public_page
 from tournaments.people import history as people_history
+from tournaments.people import selectors as people_selectors
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.public.championships import _championship
@@ -36,6 +37,10 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
     placement, record and matches, and his next match."""
     history = people_history.person_public(person_id=person_id)
     if history is None:
+        kept = people_selectors.merged_into(person_id)
+        if kept is not None:
+            # A record merged into another: its links and bookmarks lead to the one kept.
+            return redirect("tournaments:person", person_id=kept, permanent=True)
         raise Http404("No such person.")
     for stint in history.stints:
         stint.words = words(stint.championship)

@@ -1,5 +1,6 @@
 """What the forms of every audience share: a service's refusal shown on the form, beside
-the field it names."""
+the field it names, and the one-line rule of the text typed (``tournaments.text``) said
+beside its field."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Iterable
 
 from django import forms
 from django.core.exceptions import ValidationError
+
+from tournaments.text import one_line_validator
 
 
 def add_service_error(form: forms.Form, error: ValidationError) -> None:
@@ -26,3 +29,22 @@ def add_entry_errors(form: forms.Form, errors: Iterable[ValidationError]) -> Non
         params = getattr(error, "params", None) or {}
         field = params.get("field") if isinstance(params, dict) else None
         form.add_error(field if field in form.fields else None, error.messages)
+
+
+class OneLineMixin:
+    """Every text field of the form but a ``Textarea`` refuses control characters (a line
+    break, an escape...) beside itself, fields added in ``__init__`` included; the
+    services refuse them anyway, so a form without it is no hole, only a sentence further
+    from its field."""
+
+    fields: dict[str, forms.Field]
+
+    def full_clean(self) -> None:
+        for field in self.fields.values():
+            if (
+                isinstance(field, forms.CharField)
+                and not isinstance(field.widget, forms.Textarea)
+                and one_line_validator not in field.validators
+            ):
+                field.validators.append(one_line_validator)
+        super().full_clean()  # type: ignore[misc]

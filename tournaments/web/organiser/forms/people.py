@@ -8,9 +8,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Person
+from tournaments.web.shared.forms import OneLineMixin
 
 
-class PersonForm(forms.Form):
+class PersonForm(OneLineMixin, forms.Form):
     """What is known of a person: name, club, licence number, contact, how he is shown."""
 
     name = forms.CharField(label=_("Name"), max_length=200)

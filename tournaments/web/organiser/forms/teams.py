@@ -11,6 +11,7 @@ from tournaments import widgets
 from tournaments.models import SEED_MAX, WEEKDAYS, Championship, Person, Team
 from tournaments.people.services import PersonDetails
 from tournaments.stages import registry
+from tournaments.web.shared.forms import OneLineMixin
 
 # What more may be told of each player (optional): his person's, never shown publicly.
 PLAYER_EXTRAS = ("licence", "email", "phone")
@@ -131,7 +132,7 @@ def _person_label(person: Person) -> str:
     return f"{label} · {played}" if played else str(label)
 
 
-class TeamForm(PeopleChoiceMixin, forms.Form):
+class TeamForm(OneLineMixin, PeopleChoiceMixin, forms.Form):
     """A team and its players, as many as the championship plays with."""
 
     name = forms.CharField(label=_("Team name"), max_length=200)
@@ -183,7 +184,7 @@ class TeamImportForm(forms.Form):
     )
 
 
-class TeamEditForm(PeopleChoiceMixin, forms.Form):
+class TeamEditForm(OneLineMixin, PeopleChoiceMixin, forms.Form):
     """A team's name, seed, club, its players' names (and their people's licence number,
     email and phone) and its cap de colla."""
 
@@ -270,7 +271,7 @@ class TeamEditForm(PeopleChoiceMixin, forms.Form):
         }
 
 
-class SubstitutionForm(forms.Form):
+class SubstitutionForm(OneLineMixin, forms.Form):
     """Who leaves the team, who comes in, and from which round."""
 
     player_out = forms.TypedChoiceField(label=_("Player who leaves"), coerce=int, choices=())
