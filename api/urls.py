@@ -17,6 +17,7 @@ from api.views import (
     persons,
     ratings,
     referees,
+    root,
     stages,
     statistics,
     teams,
@@ -30,6 +31,7 @@ MATCH = "matches/<int:match_id>/"
 ENTRY = "entries/<int:entry_id>/"
 
 v1 = [
+    path("", root.Root.as_view(), name="root"),
     path("auth/token/", auth.TokenView.as_view(), name="token"),
     path("championships/", championships.ChampionshipList.as_view(), name="championships"),
     path(CHAMPIONSHIP, championships.ChampionshipDetail.as_view(), name="championship"),
