@@ -384,6 +384,19 @@ def check_in(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
     if not registry.get(stage.format).uses_check_in:
         raise Http404("This format takes no check-in.")
+    if not stage_services.takes_check_in(stage):
+        # The group rounds are over: the knockout pairs its bracket, whoever checked in.
+        # Nothing to list (the teams out of it among them) nor to open to the teams.
+        if request.method == "POST":
+            messages.error(request, _("The knockout takes no check-in: nothing was changed."))
+            return redirect("organiser:check_in", slug=slug, stage_id=stage.pk)
+        context = {
+            "championship": championship,
+            "stage": stage,
+            "over": True,
+            "manages": championship_selectors.can_manage(request.user, championship),
+        }
+        return render(request, "organiser/check_in.html", context)
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
