@@ -55,6 +55,7 @@ v1 = [
     path(ENTRY + "refuse/", entries.EntryRefuse.as_view(), name="entry-refuse"),
     path(ENTRY + "withdraw/", entries.EntryWithdraw.as_view(), name="entry-withdraw"),
     path(ENTRY + "paid/", entries.EntryPaid.as_view(), name="entry-paid"),
+    path(ENTRY + "refunded/", entries.EntryRefunded.as_view(), name="entry-refunded"),
     path(CHAMPIONSHIP + "referees/", referees.RefereeList.as_view(), name="referees"),
     path(
         CHAMPIONSHIP + "referees/<str:username>/",

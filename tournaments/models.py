@@ -1367,6 +1367,8 @@ class EntryPolicy(models.Model):
     closes_at = models.DateTimeField(_("entries close"), null=True, blank=True)
     asks = models.JSONField(_("questions asked"), default=list, blank=True)
     fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2, null=True, blank=True)
+    # The fee's ISO 4217 code (``entries.money.CURRENCIES`` lists the choices).
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
     fee_instructions = models.TextField(_("how to pay"), blank=True)
 
     class Meta:
@@ -1393,6 +1395,8 @@ class Entry(models.Model):
     HOLDING = (Status.PENDING, Status.ACCEPTED)
     # A team that is out: never paired, never in a new stage.
     OUT = (Status.WAITING, Status.REFUSED, Status.WITHDRAWN)
+    # A team gone for good: a fee it paid is to be refunded.
+    GONE = (Status.REFUSED, Status.WITHDRAWN)
 
     championship = models.ForeignKey(
         Championship,
@@ -1408,6 +1412,8 @@ class Entry(models.Model):
     position = models.PositiveIntegerField(_("arrival"))
     paid = models.BooleanField(_("paid"), default=False)
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    # When the organiser gave the fee back to a team gone (``to_refund`` until then).
+    refunded_at = models.DateTimeField(_("refunded at"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     # Private: where the team's link was sent.
     email = models.EmailField(_("email"), blank=True)
@@ -1432,6 +1438,11 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} ({self.get_status_display()})"
+
+    @property
+    def to_refund(self) -> bool:
+        """It paid and is gone (refused or withdrawn), and the fee is not refunded yet."""
+        return self.paid and self.status in self.GONE and self.refunded_at is None
 
 
 class TeamLink(models.Model):
@@ -1476,6 +1487,7 @@ class TeamAct(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
         PAID = "paid", _("Marked paid")
         UNPAID = "unpaid", _("Marked unpaid")
+        REFUNDED = "refunded", _("Fee refunded")
         LINK_ISSUED = "link_issued", _("Personal link issued")
         LINK_REVOKED = "link_revoked", _("Personal link revoked")
         CHECKED_IN = "checked_in", _("Checked in")

@@ -27,10 +27,11 @@ from tournaments.models import (
 
 
 def link_page_team(*, team: Team) -> Team:
-    """``team`` with its championship, its players in seating order and its entry (if it
-    entered through the form): what the page's head shows."""
+    """``team`` with its championship and its entry policy (the fee), its players in
+    seating order and its entry (if it entered through the form): what the page's head
+    shows."""
     return (
-        Team.objects.select_related("championship", "entry")
+        Team.objects.select_related("championship__entry_policy", "entry")
         .prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
         .get(pk=team.pk)
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -103,11 +103,17 @@ def _context(team: Team) -> dict[str, Any]:
     out = entry is not None and entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REFUSED)
     # A team that is out or waiting plays nothing: no "next match" to wait for.
     plays = entry is None or entry.status not in Entry.OUT
+    try:
+        policy = championship.entry_policy
+    except ObjectDoesNotExist:
+        policy = None
     return {
         "championship": championship,
         "words": words(championship),
         "team": team,
         "entry": entry,
+        # The fee, for a team that entered through the form (its payment is tracked).
+        "fee": policy if entry is not None and policy is not None and policy.fee else None,
         "waiting_number": waiting_number(entry) if entry is not None else None,
         "plays": plays,
         "fixture": selectors.next_match(team=team) if plays else None,

@@ -1,5 +1,5 @@
 """The organiser's forms of online entry: the policy (open or closed, places, closing
-time, the questions asked, the fee) and a refusal's reason.
+time, the questions asked, the fee and its currency) and a refusal's reason.
 
 As the other forms, they only shape input: which policy makes sense is said by
 ``tournaments.entries.services`` (``entry_policy_set``), whose sentences go back beside
@@ -15,6 +15,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.entries import money
 from tournaments.models import Championship, EntryPolicy
 
 QUESTION_LABELS = {
@@ -50,6 +51,12 @@ class EntryPolicyForm(forms.Form):
     fee = forms.DecimalField(
         label=_("Entry fee per team"), max_digits=8, decimal_places=2, required=False
     )
+    currency = forms.ChoiceField(
+        label=_("Currency of the fee"),
+        choices=money.currency_choices,
+        initial=money.DEFAULT,
+        required=False,  # a form posted without it keeps the currency chosen before
+    )
     fee_instructions = forms.CharField(
         label=_("How to pay"),
         max_length=2000,
@@ -69,10 +76,12 @@ class EntryPolicyForm(forms.Form):
                 else None,
                 "asks": policy.asks,
                 "fee": policy.fee,
+                "currency": policy.currency,
                 "fee_instructions": policy.fee_instructions,
             }
         super().__init__(data, **kwargs)
         self.championship = championship
+        self.kept_currency = policy.currency if policy is not None else money.DEFAULT
         self.fields["closes_at"].help_text = _("In the championship's time zone, %(zone)s.") % {
             "zone": championship.time_zone
         }
@@ -93,6 +102,7 @@ class EntryPolicyForm(forms.Form):
             "closes_at": data["closes_at"],
             "asks": data["asks"],
             "fee": data["fee"],
+            "currency": data["currency"] or self.kept_currency,
             "fee_instructions": data["fee_instructions"],
         }
 
