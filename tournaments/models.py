@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def default_rules() -> dict:
@@ -316,14 +317,16 @@ SEED_MAX = 2_147_483_647
 
 
 # Weekdays as Python numbers them (date.weekday()): a team's home night, a league's default.
+# A choice's label has its own context: the bare names are the dates' (Django's date
+# formats read them, in small letters in Spanish and Catalan: "viernes 13 de noviembre").
 WEEKDAYS = [
-    (0, _("Monday")),
-    (1, _("Tuesday")),
-    (2, _("Wednesday")),
-    (3, _("Thursday")),
-    (4, _("Friday")),
-    (5, _("Saturday")),
-    (6, _("Sunday")),
+    (0, pgettext_lazy("weekday", "Monday")),
+    (1, pgettext_lazy("weekday", "Tuesday")),
+    (2, pgettext_lazy("weekday", "Wednesday")),
+    (3, pgettext_lazy("weekday", "Thursday")),
+    (4, pgettext_lazy("weekday", "Friday")),
+    (5, pgettext_lazy("weekday", "Saturday")),
+    (6, pgettext_lazy("weekday", "Sunday")),
 ]
 
 
@@ -1344,6 +1347,17 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_out} → {self.player_in} ({self.team})"
+
+    @property
+    def from_round_name(self) -> str:
+        """The round he comes in from, as its stage names it ("Quarter-finals", "Round
+        3"): a round not made yet by its number. One query (its stage loaded)."""
+        if self.stage_id is None:
+            return round_name(number=self.from_round, label="", settings=None)
+        found = Round.objects.filter(stage_id=self.stage_id, number=self.from_round).first()
+        if found is None:
+            return round_name(number=self.from_round, label="", settings=None)
+        return found.name_in(self.stage)
 
 
 class EntryPolicy(models.Model):

@@ -111,7 +111,7 @@ def test_the_ranking_as_the_page_shows_it(played):
             "counted": False,
         },
     ]
-    assert body["tiebreaks"][0] == "More points."
+    assert body["tiebreaks"][0] == "The better results, compared one by one from the best."
     assert client_for().get(f"{V1}/circuits/nope/ranking/").status_code == 404
 
 

@@ -22,6 +22,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.selectors import OPEN_ENTRIES
 from tournaments.championships.services import (
@@ -306,7 +307,11 @@ def entry_problems(
     if len(players) != size:
         problem(
             "players",
-            _("This championship plays with %(size)s players per team: give %(size)s names."),
+            ngettext_lazy(
+                "This championship plays with %(size)s player per team: give %(size)s name.",
+                "This championship plays with %(size)s players per team: give %(size)s names.",
+                "size",
+            ),
             "team_size",
             size=size,
         )

@@ -27,6 +27,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
 from tournaments.championships import selectors as championship_selectors
@@ -178,7 +179,11 @@ def referee_remove(request: HttpRequest, slug: str, user_id: int) -> HttpRespons
     count = championship_services.referee_remove(championship=championship, user=user)
     messages.success(
         request,
-        _("%(name)s no longer referees here; %(count)s matches lost their referee.")
+        ngettext(
+            "%(name)s no longer referees here; %(count)s match lost its referee.",
+            "%(name)s no longer referees here; %(count)s matches lost their referee.",
+            count,
+        )
         % {"name": championship_selectors.person_name(user), "count": count},
     )
     return redirect("organiser:referees", slug=slug)
@@ -355,11 +360,11 @@ def team_substitute(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
         else:
             messages.success(
                 request,
-                _("%(new)s replaces %(old)s from round %(number)s on.")
+                _("%(new)s replaces %(old)s from %(round)s on.")
                 % {
                     "new": substitution.player_in.name,
                     "old": substitution.player_out.name,
-                    "number": substitution.from_round,
+                    "round": substitution.from_round_name,
                 },
             )
             return redirect("organiser:team_edit", slug=slug, team_id=team.pk)

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import SEED_MAX, WEEKDAYS, Championship, Person, Team
+from tournaments.models import SEED_MAX, WEEKDAYS, Championship, Person, Team, round_name
 from tournaments.people.services import PersonDetails
 from tournaments.stages import registry
 
@@ -283,10 +283,13 @@ class SubstitutionForm(forms.Form):
         ]
         choices = []
         for stage, next_number in stages:
+            # Each round as its stage names it ("Quarter-finals"); the next one by number.
+            names = {r.number: r.name_in(stage) for r in stage.rounds.all()}
             for number in range(1, next_number + 1):
-                label = _("%(stage)s, round %(number)s") % {
+                label = _("%(stage)s, %(round)s") % {
                     "stage": registry.stage_name(stage),
-                    "number": number,
+                    "round": names.get(number)
+                    or round_name(number=number, label="", settings=None),
                 }
                 choices.append((f"{stage.pk}:{number}", label))
         self.fields["from_round"].choices = choices
