@@ -31,7 +31,7 @@ def _amount(entry: Entry) -> str:
 
 def _locked(entry: Entry) -> Entry:
     return (
-        Entry.objects.select_for_update()
+        Entry.objects.select_for_update(of=("self",))
         .select_related("team", "championship__entry_policy")
         .get(pk=entry.pk)
     )
