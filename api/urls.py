@@ -18,6 +18,7 @@ from api.views import (
     ratings,
     referees,
     results,
+    root,
     stages,
     statistics,
     teams,
@@ -31,6 +32,7 @@ MATCH = "matches/<int:match_id>/"
 ENTRY = "entries/<int:entry_id>/"
 
 v1 = [
+    path("", root.Root.as_view(), name="root"),
     path("auth/token/", auth.TokenView.as_view(), name="token"),
     path("championships/", championships.ChampionshipList.as_view(), name="championships"),
     path(CHAMPIONSHIP, championships.ChampionshipDetail.as_view(), name="championship"),
@@ -59,6 +61,7 @@ v1 = [
     path(ENTRY + "refuse/", entries.EntryRefuse.as_view(), name="entry-refuse"),
     path(ENTRY + "withdraw/", entries.EntryWithdraw.as_view(), name="entry-withdraw"),
     path(ENTRY + "paid/", entries.EntryPaid.as_view(), name="entry-paid"),
+    path(ENTRY + "refunded/", entries.EntryRefunded.as_view(), name="entry-refunded"),
     path(CHAMPIONSHIP + "referees/", referees.RefereeList.as_view(), name="referees"),
     path(
         CHAMPIONSHIP + "referees/<str:username>/",

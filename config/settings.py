@@ -167,6 +167,9 @@ LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="es")
 if LANGUAGE_CODE not in dict(LANGUAGES):
     raise EnvError(f"LANGUAGE_CODE must be one of es, ca, en, not {LANGUAGE_CODE!r}.")
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The project's date formats per language (config/formats/): a weekday with its date as
+# each language writes it, read by name (tournaments.templatetags.dates).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Madrid")
 USE_TZ = True

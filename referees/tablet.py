@@ -189,6 +189,7 @@ def labels() -> dict[str, Any]:
         "sync_saved": _("Everything saved"),
         "sync_pending_one": _("1 step waiting"),
         "sync_pending": _("%(count)s steps waiting"),
+        "sync_offline_one": _("Offline: 1 step waiting"),
         "sync_offline": _("Offline: %(count)s steps waiting"),
         "sync_offline_none": _("Offline: everything saved"),
         "waiting": _("Waiting to be sent"),

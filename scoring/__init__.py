@@ -68,7 +68,14 @@ from scoring.errors import (
     RecordError,
     RuleSetError,
 )
-from scoring.facts import HandFacts, PlayerFacts, SideFacts, hand_facts, match_hand_facts
+from scoring.facts import (
+    HandFacts,
+    PlayerFacts,
+    SideFacts,
+    fact_items,
+    hand_facts,
+    match_hand_facts,
+)
 from scoring.hand import apply, hand_result, is_finished, legal_actions, needs_settlement, result
 from scoring.match import (
     MatchResult,
@@ -155,6 +162,7 @@ __all__ = [
     "check_archive",
     "check_text",
     "envido_points",
+    "fact_items",
     "flor_points",
     "hand_facts",
     "hand_from_record",

@@ -36,7 +36,7 @@ from scoring.results import HandResult, MatchHand
 from scoring.rules import RuleSet
 from scoring.state import HandState
 
-__all__ = ["HandFacts", "PlayerFacts", "SideFacts", "hand_facts", "match_hand_facts"]
+__all__ = ["HandFacts", "PlayerFacts", "SideFacts", "fact_items", "hand_facts", "match_hand_facts"]
 
 # Truco points are kept by the level the hand was played at: 0 no step accepted (the plain
 # hand, or a first call refused), then each step of the ladder accepted (argentine truco,
@@ -143,6 +143,50 @@ class HandFacts:
     # the pair's facts; ``shared`` names it (second player's side -> the pair's side), for
     # sums that must count a hand's events once.
     shared: Mapping[str, str] = field(default_factory=dict)
+
+
+# The facts only some rules can tell: the envido's (none in catalan), the flor's (where the
+# rules play flor), the mestre's (catalan's rule of 11).
+_ENVIDO_ITEMS = frozenset(
+    (
+        "envido_points",
+        "envido_called",
+        "envido_calls",
+        "envido_accepted",
+        "envido_refused",
+        "envido_played",
+        "envido_won",
+    )
+)
+_FLOR_ITEMS = frozenset(("flor_points", "flor_sung"))
+_MESTRE_ITEMS = frozenset(("mestre_points",))
+
+
+def fact_items(rules: RuleSet) -> frozenset[str]:
+    """The names of the facts (fields of :class:`SideFacts` and :class:`PlayerFacts`) a
+    hand played under ``rules`` can tell: a statistic outside them is zero by the rules,
+    not by play (no envido in catalan, no flor without it, no mestre outside catalan, no
+    side ``trailing`` in the malas where the target has no halves: 15, catalan's 12).
+
+    >>> items = fact_items(RuleSet.from_spec("catalan"))
+    >>> "envido_points" in items, "flor_sung" in items, "mestre_points" in items, "mazos" in items
+    (False, False, True, True)
+    >>> "trailing" in items, "trailing" in fact_items(RuleSet.from_spec("argentine"))
+    (False, True)
+    >>> flor, plain = RuleSet.from_spec("argentine_flor"), RuleSet.from_spec("argentine")
+    >>> sorted(fact_items(flor) - fact_items(plain))
+    ['flor_points', 'flor_sung']
+    """
+    names = {f.name for f in fields(SideFacts)} | {f.name for f in fields(PlayerFacts)}
+    if not rules.has_envido:
+        names -= _ENVIDO_ITEMS
+    if not rules.flor:
+        names -= _FLOR_ITEMS
+    if not rules.has_mestre:
+        names -= _MESTRE_ITEMS
+    if not rules.has_halves:
+        names.discard("trailing")
+    return frozenset(names)
 
 
 def _add(one: Any, other: Any) -> Any:

@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def default_rules() -> dict:
@@ -341,14 +342,16 @@ SEED_MAX = 2_147_483_647
 
 
 # Weekdays as Python numbers them (date.weekday()): a team's home night, a league's default.
+# A choice's label has its own context: the bare names are the dates' (Django's date
+# formats read them, in small letters in Spanish and Catalan: "viernes 13 de noviembre").
 WEEKDAYS = [
-    (0, _("Monday")),
-    (1, _("Tuesday")),
-    (2, _("Wednesday")),
-    (3, _("Thursday")),
-    (4, _("Friday")),
-    (5, _("Saturday")),
-    (6, _("Sunday")),
+    (0, pgettext_lazy("weekday", "Monday")),
+    (1, pgettext_lazy("weekday", "Tuesday")),
+    (2, pgettext_lazy("weekday", "Wednesday")),
+    (3, pgettext_lazy("weekday", "Thursday")),
+    (4, pgettext_lazy("weekday", "Friday")),
+    (5, pgettext_lazy("weekday", "Saturday")),
+    (6, pgettext_lazy("weekday", "Sunday")),
 ]
 
 
@@ -1515,6 +1518,17 @@ class Substitution(models.Model):
     def __str__(self) -> str:
         return f"{self.player_out} → {self.player_in} ({self.team})"
 
+    @property
+    def from_round_name(self) -> str:
+        """The round he comes in from, as its stage names it ("Quarter-finals", "Round
+        3"): a round not made yet by its number. One query (its stage loaded)."""
+        if self.stage_id is None:
+            return round_name(number=self.from_round, label="", settings=None)
+        found = Round.objects.filter(stage_id=self.stage_id, number=self.from_round).first()
+        if found is None:  # not made yet: by its number, as its stage names a round
+            return self.stage.round_title(self.from_round)
+        return found.name_in(self.stage)
+
 
 class EntryPolicy(models.Model):
     """How a championship takes entries from the players (``tournaments.entries``).
@@ -1537,6 +1551,8 @@ class EntryPolicy(models.Model):
     closes_at = models.DateTimeField(_("entries close"), null=True, blank=True)
     asks = models.JSONField(_("questions asked"), default=list, blank=True)
     fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2, null=True, blank=True)
+    # The fee's ISO 4217 code (``entries.money.CURRENCIES`` lists the choices).
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
     fee_instructions = models.TextField(_("how to pay"), blank=True)
 
     class Meta:
@@ -1563,6 +1579,8 @@ class Entry(models.Model):
     HOLDING = (Status.PENDING, Status.ACCEPTED)
     # A team that is out: never paired, never in a new stage.
     OUT = (Status.WAITING, Status.REFUSED, Status.WITHDRAWN)
+    # A team gone for good: a fee it paid is to be refunded.
+    GONE = (Status.REFUSED, Status.WITHDRAWN)
 
     championship = models.ForeignKey(
         Championship,
@@ -1578,6 +1596,8 @@ class Entry(models.Model):
     position = models.PositiveIntegerField(_("arrival"))
     paid = models.BooleanField(_("paid"), default=False)
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    # When the organiser gave the fee back to a team gone (``to_refund`` until then).
+    refunded_at = models.DateTimeField(_("refunded at"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     # Private: where the team's link was sent.
     email = models.EmailField(_("email"), blank=True)
@@ -1607,6 +1627,11 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} ({self.get_status_display()})"
+
+    @property
+    def to_refund(self) -> bool:
+        """It paid and is gone (refused or withdrawn), and the fee is not refunded yet."""
+        return self.paid and self.status in self.GONE and self.refunded_at is None
 
 
 class TeamLink(models.Model):
@@ -1651,6 +1676,7 @@ class TeamAct(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
         PAID = "paid", _("Marked paid")
         UNPAID = "unpaid", _("Marked unpaid")
+        REFUNDED = "refunded", _("Fee refunded")
         LINK_ISSUED = "link_issued", _("Personal link issued")
         LINK_REVOKED = "link_revoked", _("Personal link revoked")
         CHECKED_IN = "checked_in", _("Checked in")

@@ -1,6 +1,7 @@
 """Circuits (``tournaments.circuits``): the list, a circuit with its events and rules, and
 its ranking as the circuit's page shows it. Public and read-only: names as the public sees
-them ("Ana R."), person ids for their public pages, never a contact or a licence."""
+them ("Ana R."), person ids for their public pages, never a contact or a licence. Points
+and weights are JSON numbers (150, 1.5), never strings."""
 
 from __future__ import annotations
 
@@ -50,7 +51,10 @@ class CircuitEventSerializer(serializers.ModelSerializer):
     status = serializers.CharField(source="championship.status", read_only=True)
     kind_display = serializers.CharField(source="get_kind_display", read_only=True)
     weight = serializers.DecimalField(
-        max_digits=5, decimal_places=2, help_text="Its points are the table's times this."
+        max_digits=5,
+        decimal_places=2,
+        coerce_to_string=False,
+        help_text="Its points are the table's times this.",
     )
     place = serializers.CharField(help_text="The town or region the event is for.")
 
@@ -128,7 +132,10 @@ class EventResultSerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="Its placement there (tied ones share it).")
     tied = serializers.BooleanField()
     points = serializers.DecimalField(
-        max_digits=9, decimal_places=2, help_text="The table's points times the event's weight."
+        max_digits=9,
+        decimal_places=2,
+        coerce_to_string=False,
+        help_text="The table's points times the event's weight.",
     )
     counted = serializers.BooleanField(help_text="Among the best results that count.")
 
@@ -142,7 +149,10 @@ class RankingLineSerializer(serializers.Serializer):
         source="person_ids", child=serializers.IntegerField(), help_text="The persons' ids."
     )
     points = serializers.DecimalField(
-        max_digits=9, decimal_places=2, help_text="The counted results' sum."
+        max_digits=9,
+        decimal_places=2,
+        coerce_to_string=False,
+        help_text="The counted results' sum.",
     )
     qualified = serializers.BooleanField(help_text="Entered in the circuit's final.")
     results = EventResultSerializer(many=True, help_text="In the events' date order.")

@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers.teams import TeamSerializer
 from api.serializers.text import MULTILINE
-from tournaments.models import Entry
+from tournaments.models import Entry, EntryPolicy
+
+
+class FeeSerializer(serializers.Serializer):
+    """The championship's entry fee: an amount (a number) and its currency."""
+
+    amount = serializers.DecimalField(
+        source="fee", max_digits=8, decimal_places=2, coerce_to_string=False
+    )
+    currency = serializers.CharField(help_text="ISO 4217 code: EUR, ARS, USD...")
+
+
+def fee_of(entry: Entry) -> EntryPolicy | None:
+    """The policy whose fee an entry pays (its championship's), None for a free entry."""
+    try:
+        policy = entry.championship.entry_policy
+    except ObjectDoesNotExist:
+        return None
+    return policy if policy.fee is not None else None
 
 
 class EntrySerializer(serializers.ModelSerializer):
     """An entry as its organisers see it (``email`` is private: organisers only)."""
 
     team = TeamSerializer(read_only=True)
+    fee = serializers.SerializerMethodField(help_text="The entry fee; null for a free entry.")
+    to_refund = serializers.BooleanField(
+        read_only=True,
+        help_text="It paid and is refused or withdrawn, and the fee is not refunded yet.",
+    )
 
     class Meta:
         model = Entry
@@ -21,13 +46,21 @@ class EntrySerializer(serializers.ModelSerializer):
             "position",
             "status",
             "team",
+            "fee",
             "paid",
             "paid_at",
+            "to_refund",
+            "refunded_at",
             "reason",
             "email",
             "created_at",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(FeeSerializer(allow_null=True))
+    def get_fee(self, entry: Entry) -> dict | None:
+        policy = fee_of(entry)
+        return FeeSerializer(policy).data if policy is not None else None
 
 
 class EntryPlayerSerializer(serializers.Serializer):
@@ -86,6 +119,9 @@ class EntryCreatedSerializer(serializers.Serializer):
         help_text="The team's personal link: keep it, it is shown only here."
     )
     emailed = serializers.BooleanField(help_text="Whether the link was mailed to `email`.")
+    fee = FeeSerializer(
+        allow_null=True, help_text="The entry fee to pay (how: the entry page); null: free."
+    )
 
 
 class EntryReasonSerializer(serializers.Serializer):

@@ -26,10 +26,12 @@ from api.serializers.entries import (
     EntryPaidSerializer,
     EntryReasonSerializer,
     EntrySerializer,
+    fee_of,
 )
 from api.throttles import EntryThrottle
 from api.views.base import ApiView
 from tournaments.championships import selectors as championship_selectors
+from tournaments.entries import fees
 from tournaments.entries import selectors as entry_selectors
 from tournaments.entries import services as entry_services
 from tournaments.entries.mail import entry_link_mail
@@ -144,6 +146,7 @@ class EntryList(ApiView):
             "team": {"id": entry.team.pk, "name": entry.team.name},
             "link": link,
             "emailed": emailed,
+            "fee": fee_of(entry),
         }
         code = status.HTTP_200_OK if entry.repeated else status.HTTP_201_CREATED
         response = Response(EntryCreatedSerializer(answer).data, status=code)
@@ -221,5 +224,18 @@ class EntryPaid(_EntryAct):
     def post(self, request: Request, entry_id: int) -> Response:
         entry = _managed_entry(request, entry_id)
         paid = self.valid(EntryPaidSerializer, request).validated_data["paid"]
-        entry_services.entry_set_paid(entry=entry, paid=paid, by=request.user, via=TeamAct.Via.API)
+        fees.entry_set_paid(entry=entry, paid=paid, by=request.user, via=TeamAct.Via.API)
+        return _answer(entry)
+
+
+class EntryRefunded(_EntryAct):
+    """Mark the fee of a team gone (refused or withdrawn) that had paid as given back: it
+    is no longer ``to_refund``."""
+
+    @extend_schema(request=None, responses={200: EntrySerializer})
+    def post(self, request: Request, entry_id: int) -> Response:
+        """400 ``entry_not_refundable`` unless the team paid and is refused or withdrawn;
+        marking it again changes nothing."""
+        entry = _managed_entry(request, entry_id)
+        fees.entry_set_refunded(entry=entry, by=request.user, via=TeamAct.Via.API)
         return _answer(entry)

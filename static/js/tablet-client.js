@@ -615,7 +615,11 @@
       text = node.appendChild(el("span", { class: "sync__text" }));
     }
     if (offline) {
-      text.textContent = count ? fmt(L.sync_offline, { count: count }) : L.sync_offline_none;
+      text.textContent = !count
+        ? L.sync_offline_none
+        : count === 1
+          ? L.sync_offline_one
+          : fmt(L.sync_offline, { count: count });
     } else if (count) {
       text.textContent = count === 1 ? L.sync_pending_one : fmt(L.sync_pending, { count: count });
     } else {

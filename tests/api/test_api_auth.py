@@ -61,7 +61,7 @@ def test_the_token_page_shows_creates_and_revokes_the_token(db):
     assert browser.get("/api/token/").status_code == 302  # log in first
     browser.force_login(user)
     page = browser.get("/api/token/").content.decode()
-    assert "No tens cap testimoni de l'API." in page
+    assert "No tens cap token de l'API." in page
     assert 'href="/api/token/"' in page  # linked from the nav
     browser.post("/api/token/", {"action": "create"})
     key = Token.objects.get(user=user).key

@@ -52,10 +52,10 @@ def test_a_circuit_with_its_events_and_rules(played):
         "qualify_by_points": 1,
     }
     assert [(e["championship"], e["kind"], e["weight"], e["place"]) for e in body["events"]] == [
-        ("truc-inca", "qualifier", "1.00", "Inca"),
-        ("truc-palma", "ranking", "2.00", "Palma"),
-        ("truc-manacor", "qualifier", "1.00", "Manacor"),
-        ("truc-final", "final", "2.00", "Mallorca"),
+        ("truc-inca", "qualifier", 1, "Inca"),
+        ("truc-palma", "ranking", 2, "Palma"),
+        ("truc-manacor", "qualifier", 1, "Manacor"),
+        ("truc-final", "final", 2, "Mallorca"),
     ]
     inca = body["events"][0]
     assert (inca["name"], inca["start_date"], inca["status"]) == (
@@ -75,10 +75,10 @@ def test_the_ranking_as_the_page_shows_it(played):
     assert [
         (t["rank"], t["tied"], t["name"], t["points"], t["qualified"]) for t in body["teams"]
     ] == [
-        (1, False, "Ana Ruiz Soler / Bruno Pons", "300.00", True),
-        (2, False, "Carme Vidal / Dani Mas", "200.00", True),
-        (3, False, "Eva Font / Ferran Coll", "190.00", True),
-        (4, False, "Gina Rosselló / Hugo Sastre", "150.00", False),
+        (1, False, "Ana Ruiz Soler / Bruno Pons", 300, True),
+        (2, False, "Carme Vidal / Dani Mas", 200, True),
+        (3, False, "Eva Font / Ferran Coll", 190, True),
+        (4, False, "Gina Rosselló / Hugo Sastre", 150, False),
     ]
     ana = played.persons["Ana Ruiz Soler"]
     first = body["persons"][0]
@@ -93,25 +93,25 @@ def test_the_ranking_as_the_page_shows_it(played):
             "championship": "truc-inca",
             "place": 1,
             "tied": False,
-            "points": "100.00",
+            "points": 100,
             "counted": True,
         },
         {
             "championship": "truc-palma",
             "place": 1,
             "tied": False,
-            "points": "200.00",
+            "points": 200,
             "counted": True,
         },
         {
             "championship": "truc-manacor",
             "place": 2,
             "tied": False,
-            "points": "70.00",
+            "points": 70,
             "counted": False,
         },
     ]
-    assert body["tiebreaks"][0] == "More points."
+    assert body["tiebreaks"][0] == "The better results, compared one by one from the best."
     assert client_for().get(f"{V1}/circuits/nope/ranking/").status_code == 404
 
 
@@ -125,6 +125,14 @@ def test_the_circuits_are_in_the_schema(client, db):
         assert set(schema["paths"][path]) == {"get"}, path
     line = schema["components"]["schemas"]["RankingLine"]["properties"]
     assert {"rank", "tied", "name", "points", "results", "qualified"} <= set(line)
+    # Points and weights are numbers, in the schema as in the answers.
+    assert line["points"]["type"] == "number"
+    assert schema["components"]["schemas"]["EventResult"]["properties"]["points"]["type"] == (
+        "number"
+    )
+    assert schema["components"]["schemas"]["CircuitEvent"]["properties"]["weight"]["type"] == (
+        "number"
+    )
     detail = schema["components"]["schemas"]["CircuitDetail"]["properties"]
     assert detail["events"]["type"] == "array"
     assert "$ref" in str(detail["rules"])

@@ -182,3 +182,29 @@ def test_points_by_source_are_the_engines_points(seed, shape):
         )
         assert answered <= calls
         assert sum(f.truco_answers for f in facts.sides.values()) == answered
+
+
+@pytest.mark.parametrize(
+    ("preset", "envido", "flor", "mestre"),
+    [
+        ("argentine", True, False, False),
+        ("argentine_flor", True, True, False),
+        ("trucardo", True, True, False),
+        ("catalan", False, False, True),
+    ],
+)
+def test_the_facts_a_rule_set_can_tell(preset, envido, flor, mestre):
+    items = scoring.fact_items(scoring.RuleSet.from_spec(preset))
+    for name in ("envido_points", "envido_called", "envido_played", "envido_calls"):
+        assert (name in items) is envido, name
+    assert ({"flor_points", "flor_sung"} <= items) is flor
+    assert ("mestre_points" in items) is mestre
+    # Malas and buenas where the target has halves (30): catalan plays to 12.
+    assert ("trailing" in items) is (preset != "catalan")
+    # What every game has.
+    assert {"points", "truco_points", "truco_calls", "mazos", "mazo", "penalties"} <= items
+
+
+def test_a_target_without_halves_has_no_malas_to_come_back_from():
+    items = scoring.fact_items(scoring.RuleSet.from_spec({"preset": "argentine", "target": 15}))
+    assert "trailing" not in items and "envido_points" in items

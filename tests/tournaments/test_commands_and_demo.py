@@ -102,6 +102,8 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Creado: Obert de Truc de Mallorca — Felanitx",
         "Creado: Obert de Truc de Mallorca — Final",
         "Creado: Gallo de los Jueves",
+        "Creado: Relámpago de Otoño",
+        "Creado: Torneig Llampec de Tardor",
         "Creado: Liga de Invierno",
     ]
     assert second.splitlines() == [
@@ -114,6 +116,8 @@ def test_load_demo_twice_creates_no_duplicates(db):
         "Ya existía: Obert de Truc de Mallorca — Felanitx",
         "Ya existía: Obert de Truc de Mallorca — Final",
         "Ya existía: Gallo de los Jueves",
+        "Ya existía: Relámpago de Otoño",
+        "Ya existía: Torneig Llampec de Tardor",
         "Ya existía: Liga de Invierno",
     ]
     assert (
@@ -211,14 +215,18 @@ def test_the_demo_referees_have_matches_to_record(db):
         assert found.in_play or found.to_play, username
 
 
-def test_the_demo_shows_people_across_championships_and_entries_open(db, client):
+def test_the_demo_shows_people_across_championships_and_entries_open(
+    db, client, django_capture_on_commit_callbacks
+):
     """A newcomer sees at once a person who played both demo championships (his page
     lists both) and a championship taking entries, some paid, some waiting."""
     from django.urls import reverse
 
-    from tournaments.models import Entry, Person
+    from tournaments.models import Entry, Person, Rating
 
-    run("load_demo")
+    # The tasks queued on commit (the ratings) run, as they do after each build's commit.
+    with django_capture_on_commit_callbacks(execute=True):
+        run("load_demo")
     both = Person.objects.filter(players__teams__championship__slug="abierto-de-truco").filter(
         players__teams__championship__slug="torneig-truc-casal"
     )
@@ -230,13 +238,29 @@ def test_the_demo_shows_people_across_championships_and_entries_open(db, client)
     assert "Torneig de Truc del Casal" in page.content.decode()
 
     entries = Entry.objects.filter(championship__slug="open-de-primavera")
-    assert entries.filter(status=Entry.Status.ACCEPTED).count() == 5
-    assert entries.filter(status=Entry.Status.PENDING).count() == 3
+    assert entries.filter(status=Entry.Status.ACCEPTED).count() == 4
+    assert entries.filter(status=Entry.Status.PENDING).count() == 4
     assert list(entries.filter(status=Entry.Status.WAITING).values_list("position", flat=True)) == [
-        9,
-        10,
+        10
     ]
     assert entries.filter(paid=True).count() == 5
+    # One withdrew after paying: its fee is to refund.
+    assert [e.position for e in entries if e.to_refund] == [3]
     form = client.get(reverse("tournaments:enter", args=["open-de-primavera"]))
     assert form.status_code == 200
     assert "waiting list" in form.content.decode() or "espera" in form.content.decode()
+
+    # Both leaderboards list people (five rated matches or more): the past championships
+    # gave the Abierto's and the Casal's people their history, rated in its own order.
+    from tournaments.models import RatingChange
+    from tournaments.ratings import skill
+
+    for family, at_least in (("argentine", 12), ("catalan", 20)):
+        page = client.get(reverse("tournaments:ratings", args=[family])).content.decode()
+        listed = Rating.objects.filter(family=family, matches__gte=skill.MIN_MATCHES)
+        assert listed.count() >= at_least, family
+        assert all(reverse("tournaments:person", args=[r.person_id]) in page for r in listed)
+    first = RatingChange.objects.filter(person=person, family="argentine").order_by(
+        "decided_at", "match_id"
+    )[0]
+    assert first.match.stage.championship.slug == "relampago-de-otono"

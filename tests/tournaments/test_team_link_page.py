@@ -82,9 +82,9 @@ def test_the_next_match_with_its_round_table_time_and_opponent(
     )
     team, opponent = match.team_a, match.team_b
     url = page_url(championship, link_issue(team=team, via="organiser"))
-    # link, team, players, next match and both line-ups, results to answer, check-in
-    # stages, rounds, marks: whatever the championship's size.
-    with django_assert_max_num_queries(10):
+    # link, team, players, next match and both line-ups, results to answer, results
+    # answered, check-in stages, rounds, marks: whatever the championship's size.
+    with django_assert_max_num_queries(11):
         response = client.get(url, **EN)
     html = response.content.decode()
     assert 'id="next-match-table">7<' in html
@@ -134,6 +134,7 @@ def test_confirm_a_finished_result(client, championship, finished):
     assert (answer.side, answer.status, answer.on_behalf) == ("B", "confirmed", False)
     after = client.get(url, **EN).content.decode()
     assert "Result confirmed." in after and f'id="result-{finished.pk}"' not in after
+    assert f'id="answered-{finished.pk}"' in after
 
 
 def test_dispute_a_result_saying_why(client, championship, finished):

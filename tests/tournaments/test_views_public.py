@@ -51,7 +51,7 @@ def test_championship_page_shows_rules_stages_and_teams(client, running, play_ma
             reverse("tournaments:championship", args=[running.slug]), HTTP_ACCEPT_LANGUAGE="en"
         )
     )
-    assert "Argentine truco without flor, teams of 2." in html
+    assert "Argentine truco, teams of 2." in html
     assert "A match is won by the first team to win two games of 30 points." in html
     assert stage.name in html
     for team in teams:

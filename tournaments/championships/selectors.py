@@ -276,15 +276,21 @@ def rule_options_in_force(championship: Championship) -> dict[str, Any]:
 def rules_summary(championship: Championship) -> list[str]:
     """The rule set in a few sentences for players (in the active language)."""
     rules = rule_set(championship)
+    # The family's name: whether flor is played is said once, below.
     preset = {
-        "argentine": _("Argentine truco without flor"),
-        "argentine_flor": _("Argentine truco with flor"),
+        "argentine": _("Argentine truco"),
+        "argentine_flor": _("Argentine truco"),
         "trucardo": _("Trucardo"),
         "catalan": _("Catalan truc"),
     }[rules.preset]
-    lines = [
-        _("%(preset)s, teams of %(size)s.") % {"preset": preset, "size": championship.team_size},
-    ]
+    if championship.plays_gallo:
+        return _gallo_summary(rules, preset)
+    if championship.team_size == 1:
+        lines = [_("%(preset)s, one player against another.") % {"preset": preset}]
+    else:
+        lines = [
+            _("%(preset)s, teams of %(size)s.") % {"preset": preset, "size": championship.team_size}
+        ]
     if rules.best_of == 1:
         lines.append(_("A match is a single game to %(target)s points.") % {"target": rules.target})
     else:
@@ -304,6 +310,43 @@ def rules_summary(championship: Championship) -> list[str]:
         lines.append(_("Played without flor."))
     if rules.hierarchy == "inverse":
         lines.append(_("Inverse card hierarchy."))
+    return lines
+
+
+def _gallo_summary(rules: RuleSet, preset: str) -> list[str]:
+    """Tables of three (gallo): who plays against whom, and how a table is won."""
+    lines = [
+        _("%(preset)s at tables of three: each player plays for himself.") % {"preset": preset}
+    ]
+    if rules.gallo == "por_turno":
+        lines.append(
+            _(
+                "Gallo por turno: in each hand the dealer is the gallo and plays alone "
+                "against the other two, who play as a pair; the gallo is dealt four cards "
+                "and discards one. Each player keeps his own score: what the pair wins "
+                "counts for each of its two players."
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Gallo fijo: the same player is the gallo in every hand and plays alone "
+                "against the other two, who play as a pair and share one score; the gallo "
+                "is dealt four cards and discards one."
+            )
+        )
+    if rules.best_of == 1:
+        lines.append(
+            _("A table is a single game: the first player to %(target)s points wins it.")
+            % {"target": rules.target}
+        )
+    else:
+        lines.append(
+            _("A table is won by the first player to win two games of %(target)s points.")
+            % {"target": rules.target}
+        )
+    lines.append(_("Spanish 40-card deck; truco, retruco and vale cuatro; envido."))
+    lines.append(_("Played with flor.") if rules.flor else _("Played without flor."))
     return lines
 
 

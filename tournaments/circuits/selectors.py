@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.circuits import ranking as pure
 from tournaments.models import (
@@ -69,16 +70,20 @@ class Ranking:
 
 
 def ranking_tiebreaks(circuit: Circuit) -> list[str]:
-    """The ranking's order in words, then how the events count (for the pages)."""
+    """How lines equal on points are ordered, in words (the points themselves come first
+    and are no tie-break), then how the events count (for the pages)."""
     words = [
-        _("More points."),
-        _("Then the better results, compared one by one from the best."),
+        _("The better results, compared one by one from the best."),
         _("Then more events played."),
         _("Lines still equal share their rank."),
     ]
     if circuit.best_of:
         words.append(
-            _("Only the best %(count)d results of each player and team count.")
+            ngettext(
+                "Only the best result of each player and team counts.",
+                "Only the best %(count)d results of each player and team count.",
+                circuit.best_of,
+            )
             % {"count": circuit.best_of}
         )
     words.append(

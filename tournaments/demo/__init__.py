@@ -17,6 +17,10 @@ one taking entries.
 - *Open de Truco de Primavera* (``primavera.py``): entries open to the players (8 places,
   a fee of 10 €): eight teams entered (five accepted, some paid), two on the waiting list.
 - *Gallo de los Jueves* (``gallo.py``): nine players at tables of three, gallo por turno.
+- *Relámpago de Otoño* (``otono.py``) and *Torneig Llampec de Tardor* (``tardor.py``):
+  finished weeks ago, one chico a match, a Swiss of three rounds each, by the Abierto's
+  people and the Casal's (``past.py``): with them, those people have the five rated
+  matches the leaderboards ask (``/ratings/argentine/``, ``/ratings/catalan/``).
 - *Liga de Invierno* (``invierno.py``): a draft.
 
 One module per championship, each with its ``build``; this module composes them
@@ -34,7 +38,17 @@ import functools
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.demo import abierto, casal, circuit, gallo, invierno, league, primavera
+from tournaments.demo import (
+    abierto,
+    casal,
+    circuit,
+    gallo,
+    invierno,
+    league,
+    otono,
+    primavera,
+    tardor,
+)
 from tournaments.demo.table import play_hand, play_match_hands, referees
 from tournaments.models import Championship
 from tournaments.standings import services as standing_services
@@ -56,6 +70,9 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         league.SLUG: functools.partial(league.build, play=play_match_hands),
         circuit.FINAL_SLUG: functools.partial(circuit.build, play=play_match_hands),
         gallo.SLUG: gallo.build,
+        # After the Abierto and the Casal, whose people they enter again.
+        otono.SLUG: otono.build,
+        tardor.SLUG: tardor.build,
     }
     for slug, build in builders.items():
         # A demo of several championships (the circuit) is known by one of them, and

@@ -1,6 +1,7 @@
 """The demo's *Open de Truco de Primavera*: entries open to the players (8 places, a fee of
-10 €): ten teams entered by their players (five accepted, some paid), two on the waiting
-list."""
+10 €): ten teams entered by their players (five accepted, some paid); one of them withdrew
+after paying (its fee to refund), so the first team waiting took its place and one waits
+still."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tournaments.championships import services as championship_services
 from tournaments.demo import abierto
 from tournaments.demo.names import SPANISH_FIRST, SPANISH_LAST, draw_names
 from tournaments.demo.table import SEED
+from tournaments.entries import fees
 from tournaments.entries import services as entry_services
 from tournaments.models import Championship, TeamAct
 from tournaments.people.services import PersonDetails
@@ -54,6 +56,7 @@ def build(today: datetime.date, referees: list) -> Championship:
         closes_at=timezone.now() + datetime.timedelta(days=14),
         asks=["club", "email"],
         fee=Decimal("10.00"),
+        currency="EUR",
         fee_instructions="Bizum al 600 000 000 o en la barra del Ateneu, con el nombre del equipo.",
     )
     names = draw_names(rng, SPANISH_FIRST, SPANISH_LAST, 2 * len(OPEN_PAIRS))
@@ -73,7 +76,13 @@ def build(today: datetime.date, referees: list) -> Championship:
         if number <= 5:
             entry_services.entry_accept(entry=entry, by=None, via=TeamAct.Via.ORGANISER)
         if number in (1, 2, 3, 5, 7):
-            entry_services.entry_set_paid(
-                entry=entry, paid=True, by=None, via=TeamAct.Via.ORGANISER
-            )
+            fees.entry_set_paid(entry=entry, paid=True, by=None, via=TeamAct.Via.ORGANISER)
+        if number == 3:
+            paid_and_gone = entry
+    # It withdraws through its link: its fee is to refund, its place the first waiting's.
+    entry_services.entry_withdraw(
+        team=paid_and_gone.team,
+        via=TeamAct.Via.LINK,
+        reason="Nos coincide con una boda, lo sentimos.",
+    )
     return championship

@@ -1,9 +1,10 @@
 """Reads of a team's personal-link page and of the organiser's side of the links.
 
 The team's page shows its players and entry, its next match (stage, round, table, time,
-opponent), the results of its own that await its answer, and its check-in; the organiser's
-team page shows whether a live link exists; a token names its link (:func:`link_by_token`,
-the page's and the API's one reading of it). Each read owns its joins.
+opponent), the results of its own that await its answer and those it answered (confirmed,
+or disputed and waiting for the organiser), and its check-in; the organiser's team page
+shows whether a live link exists; a token names its link (:func:`link_by_token`, the
+page's and the API's one reading of it). Each read owns its joins.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ LINK_SALT = "tanteo.team-link"
 
 
 def link_page_team(*, team: Team) -> Team:
-    """``team`` with its championship, its players in seating order and its entry (if it
-    entered through the form): what the page's head shows."""
+    """``team`` with its championship and its entry policy (the fee), its players in
+    seating order and its entry (if it entered through the form): what the page's head
+    shows."""
     return (
-        Team.objects.select_related("championship", "entry")
+        Team.objects.select_related("championship__entry_policy", "entry")
         .prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
         .get(pk=team.pk)
     )
@@ -93,6 +95,43 @@ def awaiting_answer(*, team: Team) -> list[Fixture]:
         .order_by("finished_at", "pk")
     )
     return [_fixture(match, team) for match in matches]
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A result the team answered: its answer, and whether every side has confirmed."""
+
+    fixture: Fixture
+    status: str  # MatchConfirmation.Status: confirmed or disputed
+    settled: bool  # every side confirmed: the result is no longer provisional
+
+    @property
+    def disputed(self) -> bool:
+        return self.status == MatchConfirmation.Status.DISPUTED
+
+
+def answered_results(*, team: Team) -> list[Answered]:
+    """The team's results it has answered, most recent first, each with its side's answer
+    (an answer the organiser gave for it counts: it settles a dispute). One query."""
+    answers = (
+        MatchConfirmation.objects.filter(
+            Q(match__team_a=team, side="A")
+            | Q(match__team_b=team, side="B")
+            | Q(match__team_c=team, side="C")
+        )
+        .select_related(
+            "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
+        )
+        .order_by("-match__finished_at", "-match__pk")
+    )
+    return [
+        Answered(
+            fixture=_fixture(answer.match, team),
+            status=answer.status,
+            settled=answer.match.confirmed_at is not None,
+        )
+        for answer in answers
+    ]
 
 
 @dataclass(frozen=True)

@@ -109,22 +109,25 @@ def waiting_number(entry: Entry) -> int | None:
 
 @dataclass(frozen=True)
 class EntryCounts:
-    """The organiser's totals: places, waiting list, fees."""
+    """The organiser's totals: places, waiting list, fees (in ``currency``)."""
 
     entered: int  # holding a place: entered or accepted
     accepted: int
     capacity: int | None
     waiting: int
-    paid: int  # entries holding a place whose fee is paid
-    unpaid: int  # ... and not paid
+    paid: int  # entries still in (holding a place or waiting) whose fee is paid
+    unpaid: int  # entries holding a place whose fee is not paid
     collected: Decimal | None  # the fee times the paid entries; None without a fee
+    to_refund: int = 0  # teams gone (refused, withdrawn) that paid, not refunded yet
+    refund_due: Decimal | None = None  # the fee times those; None without a fee
+    currency: str = ""
 
 
 def entries_for_organiser(championship: Championship) -> list[Entry]:
     """Every entry of ``championship`` in arrival order, with its team's players."""
     return list(
         Entry.objects.filter(championship=championship)
-        .select_related("team")
+        .select_related("team", "championship__entry_policy")
         .prefetch_related(Prefetch("team__memberships", queryset=MEMBERS_IN_ORDER))
         .order_by("position")
     )
@@ -133,16 +136,21 @@ def entries_for_organiser(championship: Championship) -> list[Entry]:
 def entry_counts(entries: list[Entry], policy: EntryPolicy | None) -> EntryCounts:
     """The totals of ``entries`` (as :func:`entries_for_organiser` gives them)."""
     holding = [e for e in entries if e.status in Entry.HOLDING]
-    paid = sum(1 for e in entries if e.paid)
+    # A team gone leaves the paid ones: its fee is to refund until it is given back.
+    paid = sum(1 for e in entries if e.paid and e.status not in Entry.GONE)
+    to_refund = sum(1 for e in entries if e.to_refund)
     fee = policy.fee if policy is not None else None
     return EntryCounts(
         entered=len(holding),
         accepted=sum(1 for e in holding if e.status == Entry.Status.ACCEPTED),
         capacity=policy.capacity if policy is not None else None,
         waiting=sum(1 for e in entries if e.status == Entry.Status.WAITING),
-        paid=sum(1 for e in holding if e.paid),
+        paid=paid,
         unpaid=sum(1 for e in holding if not e.paid),
         collected=fee * paid if fee is not None else None,
+        to_refund=to_refund,
+        refund_due=fee * to_refund if fee is not None else None,
+        currency=policy.currency if policy is not None else "",
     )
 
 
@@ -150,7 +158,7 @@ def entry_detail(entry_id: int) -> Entry | None:
     """An entry by its id with its championship and its team's players, or None."""
     return (
         Entry.objects.filter(pk=entry_id)
-        .select_related("team", "championship")
+        .select_related("team", "championship__entry_policy")
         .prefetch_related(Prefetch("team__memberships", queryset=MEMBERS_IN_ORDER))
         .first()
     )

@@ -5,8 +5,8 @@ and the waiting list's promotion (:func:`entry_withdraw`), the personal link
 (:func:`link_issue`, :func:`link_revoke`, :func:`link_team`). Then the entry form's
 services: the organiser's policy (:func:`entry_policy_set`), a team entered by its
 players (:func:`entry_problems`, :func:`entry_submit`) and the organiser's answers
-(:func:`entry_accept`, :func:`entry_refuse`, :func:`entry_set_paid`). The link's acts
-build on them.
+(:func:`entry_accept`, :func:`entry_refuse`). The link's acts build on them; the fee's
+payments and refunds are ``fees``'.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.selectors import OPEN_ENTRIES
 from tournaments.championships.services import (
@@ -31,6 +32,7 @@ from tournaments.championships.services import (
     teams_create_many,
 )
 from tournaments.championships.words import words
+from tournaments.entries import money
 from tournaments.entries.form_keys import form_fingerprint, repeated_entry
 from tournaments.entries.link_selectors import LINK_SALT, championship_started, link_by_token
 from tournaments.entries.selectors import entries_closed_problem
@@ -185,10 +187,12 @@ def entry_policy_set(
     asks: Sequence[str],
     fee: Decimal | None,
     fee_instructions: str,
+    currency: str = money.DEFAULT,
 ) -> EntryPolicy:
     """Set how ``championship`` takes entries. A capacity raised (or removed) moves the
-    first waiting teams into the places it opens. Nonsense is refused with a sentence,
-    naming the form's field (``params["field"]``)."""
+    first waiting teams into the places it opens. The fee is in ``currency`` (an ISO 4217
+    code of ``money.CURRENCIES``). Nonsense is refused with a sentence, naming the form's
+    field (``params["field"]``)."""
     lock_championship(championship)
     unknown = [question for question in asks if question not in EntryPolicy.QUESTIONS]
     if unknown:
@@ -208,6 +212,12 @@ def entry_policy_set(
             _("The fee cannot be negative: leave it empty for a free entry."),
             code="entry_fee",
             params={"field": "fee"},
+        )
+    if currency not in money.CURRENCIES:
+        raise TournamentError(
+            _("Choose the fee's currency from the list."),
+            code="entry_currency",
+            params={"field": "currency"},
         )
     if is_open and closes_at is not None and closes_at <= timezone.now():
         raise TournamentError(
@@ -229,6 +239,7 @@ def entry_policy_set(
             "closes_at": closes_at,
             "asks": [q for q in EntryPolicy.QUESTIONS if q in asks],
             "fee": fee,
+            "currency": currency,
             "fee_instructions": paragraph(fee_instructions).strip(),
         },
     )
@@ -295,7 +306,11 @@ def entry_problems(
     if len(players) != size:
         problem(
             "players",
-            _("This championship plays with %(size)s players per team: give %(size)s names."),
+            ngettext_lazy(
+                "This championship plays with %(size)s player per team: give %(size)s name.",
+                "This championship plays with %(size)s players per team: give %(size)s names.",
+                "size",
+            ),
             "team_size",
             size=size,
         )
@@ -537,18 +552,4 @@ def entry_refuse(*, entry: Entry, by: AbstractBaseUser | None, via: str, reason:
     if was_holding:
         promote_waiting(championship=entry.championship, via=via, by=by)
     announce(championship_id=entry.championship_id, what="team")
-    return entry
-
-
-@transaction.atomic
-def entry_set_paid(*, entry: Entry, paid: bool, by: AbstractBaseUser | None, via: str) -> Entry:
-    """Mark the entry's fee paid (now) or not paid; the same mark again changes nothing."""
-    entry = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
-    if entry.paid == paid:
-        return entry
-    entry.paid = paid
-    entry.paid_at = timezone.now() if paid else None
-    entry.save(update_fields=["paid", "paid_at"])
-    action = TeamAct.Action.PAID if paid else TeamAct.Action.UNPAID
-    team_act_log(team=entry.team, action=action, via=via, by=by)
     return entry

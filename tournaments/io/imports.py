@@ -32,6 +32,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from tournaments.championships import services as championship_services
 from tournaments.models import SEED_MAX, Championship, Person, Player, Team
@@ -353,7 +354,13 @@ def _parse(championship: Championship, data: bytes | str) -> list[_TeamRows]:
                 RowError(
                     team.first_row,
                     "player",
-                    _("Team %(team)s has %(count)s players; this championship plays with %(size)s.")
+                    ngettext(
+                        "Team %(team)s has %(count)s player; this championship plays with "
+                        "%(size)s.",
+                        "Team %(team)s has %(count)s players; this championship plays with "
+                        "%(size)s.",
+                        len(team.players),
+                    )
                     % {
                         "team": team.name,
                         "count": len(team.players),

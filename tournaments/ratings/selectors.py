@@ -13,8 +13,14 @@ from dataclasses import dataclass, field
 from tournaments.models import Person, Rating, RatingChange, RatingFamily
 from tournaments.ratings import skill
 
+# The rating chart's drawing, in SVG units: the plot, with room on the left for the
+# ratings' values and below for the matches' numbers and the axis's name.
 CHART_WIDTH = 320
-CHART_HEIGHT = 120
+CHART_HEIGHT = 180
+PLOT_LEFT = 40
+PLOT_RIGHT = 312
+PLOT_TOP = 8
+PLOT_BOTTOM = 142
 LEADERBOARD_SIZE = 100
 
 
@@ -43,16 +49,49 @@ class Point:
 
 
 @dataclass(frozen=True)
+class Tick:
+    """A value marked on an axis, at ``at`` (x or y) along it."""
+
+    at: float
+    value: int
+
+
+@dataclass(frozen=True)
 class Chart:
-    """A polyline of the shown rating after each match, for an inline SVG (coordinates are
-    plain numbers: the template writes them with ``localize off``)."""
+    """A polyline of the shown rating after each match, with its axes, for an inline SVG
+    (coordinates are plain numbers: the template writes them with ``localize off``): the
+    ratings marked on the left (``y_ticks``), the matches' numbers below (``x_ticks``,
+    0 the start)."""
 
     width: int
     height: int
     points: str
-    baseline_y: float  # a newcomer's rating (1000), when in the drawn range
+    baseline_y: float | None  # a newcomer's rating (1000), when in the drawn range
     low: int
     high: int
+    left: int = PLOT_LEFT
+    right: int = PLOT_RIGHT
+    top: int = PLOT_TOP
+    bottom: int = PLOT_BOTTOM
+    y_ticks: list[Tick] = field(default_factory=list)
+    x_ticks: list[Tick] = field(default_factory=list)
+
+    # Where the axes' values and names are written.
+    @property
+    def y_value_x(self) -> int:
+        return self.left - 4
+
+    @property
+    def x_value_y(self) -> int:
+        return self.bottom + 13
+
+    @property
+    def x_title(self) -> tuple[float, int]:
+        return ((self.left + self.right) / 2, self.height - 4)
+
+    @property
+    def y_title(self) -> tuple[int, float]:
+        return (10, (self.top + self.bottom) / 2)
 
 
 @dataclass
@@ -137,28 +176,58 @@ def person_ratings(*, person_id: int) -> list[FamilyRating]:
     return [found[key] for key in RatingFamily.values if key in found]
 
 
+def nice_step(span: float, most: int) -> int:
+    """A round step (1, 2 or 5 times a power of ten) that cuts ``span`` into at most
+    ``most`` parts.
+
+    >>> nice_step(430, 4), nice_step(12, 6), nice_step(3, 6)
+    (200, 2, 1)
+    """
+    magnitude = 1
+    while True:
+        for factor in (1, 2, 5):
+            if span / (factor * magnitude) <= most:
+                return factor * magnitude
+        magnitude *= 10
+
+
+def _ticks(low: float, high: float, most: int) -> list[int]:
+    step = nice_step(max(high - low, 1), most)
+    first = -(-int(low) // step) * step  # the first multiple of the step from ``low`` up
+    return list(range(first, int(high) + 1, step))
+
+
 def chart(history: list[Point]) -> Chart | None:
     """The shown rating after each match as a polyline (the first point is the rating
-    before the first match: a newcomer's). None before two points can be drawn."""
+    before the first match: a newcomer's), with round ratings marked on the left and the
+    matches' numbers below. None before two points can be drawn."""
     if not history:
         return None
     values = [skill.shown(skill.MU, skill.SIGMA), *(p.shown for p in history)]
-    low, high = min(values), max(values)
-    span = max(high - low, 1)
-    step = CHART_WIDTH / (len(values) - 1)
+    span = max(max(values) - min(values), 1)
+    # Round bounds a little beyond the values, so the line never touches the frame.
+    step = nice_step(span, 4)
+    low = (min(values) - span // 20) // step * step
+    high = -(-(max(values) + span // 20) // step) * step
+    width, height = PLOT_RIGHT - PLOT_LEFT, PLOT_BOTTOM - PLOT_TOP
+    last = len(values) - 1
 
-    def y(value: int) -> float:
-        # A margin of 5 % above and below, so the line never touches the frame.
-        return round(CHART_HEIGHT * (0.95 - 0.9 * (value - low) / span), 1)
+    def x(number: float) -> float:
+        return round(PLOT_LEFT + width * number / last, 1)
 
-    points = " ".join(f"{round(i * step, 1)},{y(v)}" for i, v in enumerate(values))
+    def y(value: float) -> float:
+        return round(PLOT_BOTTOM - height * (value - low) / (high - low), 1)
+
+    points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
     return Chart(
         width=CHART_WIDTH,
         height=CHART_HEIGHT,
         points=points,
-        baseline_y=y(skill.OFFSET),
-        low=low,
-        high=high,
+        baseline_y=y(skill.OFFSET) if low <= skill.OFFSET <= high else None,
+        low=min(values),
+        high=max(values),
+        y_ticks=[Tick(y(value), value) for value in _ticks(low, high, 4)],
+        x_ticks=[Tick(x(number), number) for number in _ticks(0, last, 6)],
     )
 
 

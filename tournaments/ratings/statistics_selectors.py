@@ -5,7 +5,11 @@ Nothing is replayed or scored here: every number is a ``Sum`` or a ``Count`` ove
 ``HandSideStat`` (a side in a hand) and ``HandPlayerStat`` (a player in a hand, beside
 his side's row). A team's and a championship's numbers are its sides'; a person's are his
 side's points and outcomes in the hands he played, and his own calls, answers, flores and
-mazos. A fixed number of queries whatever the number of hands (pinned by the tests).
+mazos, summed per rules family (Argentine and Catalan hands are never added together).
+A fixed number of queries whatever the number of hands (pinned by the tests).
+
+Which of the numbers a game has at all is the engine's to say (``scoring.fact_items``: no
+envido in catalan, no flor where it is not played): :func:`rules_items`.
 """
 
 from __future__ import annotations
@@ -15,16 +19,20 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from scoring import RuleSet, fact_items
+from tournaments.championships.selectors import rules_spec
 from tournaments.models import (
     Championship,
     HandPlayerStat,
     HandSideStat,
     Match,
     Person,
+    RatingFamily,
     Team,
     public_name,
 )
 from tournaments.people.history import public_championships
+from tournaments.ratings.skill import family_of
 
 # The points a side made, by source: the bars of the chart, the CSV's columns.
 SOURCES = (
@@ -88,6 +96,11 @@ class Totals:
     @classmethod
     def of(cls, row: dict[str, Any]) -> Totals:
         return cls(**{f.name: row.get(f.name) or 0 for f in fields(cls)})
+
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(
+            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
+        )
 
     @property
     def truco_points(self) -> int:
@@ -279,3 +292,57 @@ def person_statistics(
         championships = public_championships()
     rows = HandPlayerStat.objects.filter(player__person=person, championship__in=championships)
     return Totals.of(rows.aggregate(**_person_sums()))
+
+
+def championship_rules(championship: Championship) -> RuleSet:
+    """The championship's rule set, as the engine reads it."""
+    return RuleSet.from_spec(rules_spec(championship))
+
+
+def rules_items(rules: RuleSet) -> frozenset[str]:
+    """The statistics ``rules`` can have: the engine's facts (``scoring.fact_items``),
+    what every game has (hands, chicos won), and the chicos won from the malas where a
+    side can be in them (the engine's ``trailing``)."""
+    items = fact_items(rules)
+    return items | {"hands", "chicos_won"} | ({"comebacks"} if "trailing" in items else set())
+
+
+@dataclass
+class FamilyTotals:
+    """A person's sums in one rules family: ``items`` are the statistics its
+    championships' rules have (:func:`rules_items`, over all of them), ``rules`` one of
+    them (its truco's calls name the steps)."""
+
+    family: str
+    totals: Totals
+    items: frozenset[str]
+    rules: RuleSet
+
+
+def person_statistics_by_family(
+    *, person: Person | int, championships: QuerySet[Championship] | None = None
+) -> list[FamilyTotals]:
+    """A person's sums per rules family (Argentine first), over every hand he played in
+    ``championships`` (by default the public ones, as on his page); a family he never
+    played in is left out (two queries)."""
+    if championships is None:
+        championships = public_championships()
+    rows = list(
+        HandPlayerStat.objects.filter(player__person=person, championship__in=championships)
+        .values("championship")
+        .annotate(**_person_sums())
+        .order_by("championship")
+    )
+    found = Championship.objects.in_bulk([row["championship"] for row in rows])
+    families: dict[str, FamilyTotals] = {}
+    for row in rows:
+        championship = found[row["championship"]]
+        rules = championship_rules(championship)
+        family = str(family_of(championship))
+        known = families.get(family)
+        if known is None:
+            families[family] = FamilyTotals(family, Totals.of(row), rules_items(rules), rules)
+        else:
+            known.totals = known.totals + Totals.of(row)
+            known.items = known.items | rules_items(rules)
+    return [families[f] for f in RatingFamily.values if f in families]

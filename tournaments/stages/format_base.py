@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournaments.errors import TournamentError
 from tournaments.models import Match, Stage
@@ -66,7 +67,11 @@ def check_swiss_round_left(stage: Stage, *, default: int) -> None:
     total = stage.settings.get("rounds", default)
     if stage.rounds.count() >= total:
         raise TournamentError(
-            _("All %(rounds)s rounds of this Swiss stage have been generated."),
+            ngettext_lazy(
+                "The one round of this Swiss stage has been generated.",
+                "All %(rounds)s rounds of this Swiss stage have been generated.",
+                "rounds",
+            ),
             code="no_round_left",
             params={"rounds": total},
         )

@@ -207,14 +207,18 @@ def check_in_reset(*, stage: Stage) -> None:
     CheckIn.objects.filter(stage=stage, round_number=next_round_number(stage)).delete()
 
 
+def takes_check_in(stage: Stage) -> bool:
+    """Whether ``stage``'s next round pairs the teams checked in: its format uses check-in
+    and the rounds that do are not over (a groups stage's knockout comes from its bracket,
+    whoever is at the door)."""
+    return registry.get(stage.format).uses_check_in and not _stage_over(stage)
+
+
 def team_check_in_stages(*, team: Team) -> list[Stage]:
-    """The stages ``team`` plays that take check-in and are not over, in order: where
-    :func:`team_check_in` marks it present (its personal link's page shows them too)."""
-    return [
-        s
-        for s in team.stages.order_by("order")
-        if registry.get(s.format).uses_check_in and not _stage_over(s)
-    ]
+    """The stages ``team`` plays that take check-in now (:func:`takes_check_in`), in
+    order: where :func:`team_check_in` marks it present (its personal link's page shows
+    them too)."""
+    return [s for s in team.stages.order_by("order") if takes_check_in(s)]
 
 
 @transaction.atomic

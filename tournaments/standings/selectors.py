@@ -306,11 +306,15 @@ class TieBreakColumn:
 
 
 def tiebreak_columns(championship: Championship) -> list[TieBreakColumn]:
-    """The championship's tie-break chain, in order, with names and abbreviations."""
-    return [
-        TieBreakColumn(key=cls.key, name=str(cls.name), abbr=str(cls.abbr))
-        for cls in tiebreaks.check_chain(list(championship.tiebreaks))
-    ]
+    """The championship's tie-break chain, in order, with names and abbreviations in the
+    words of its game (a Catalan championship's jocs, an Argentine one's chicos)."""
+    columns = []
+    for cls in tiebreaks.check_chain(list(championship.tiebreaks)):
+        name, abbr = (
+            cls.catalan if championship.is_catalan and cls.catalan else (cls.name, cls.abbr)
+        )
+        columns.append(TieBreakColumn(key=cls.key, name=str(name), abbr=str(abbr)))
+    return columns
 
 
 TABLE_COLUMNS = {

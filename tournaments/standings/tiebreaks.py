@@ -35,6 +35,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments.formats.base import FormatError, TeamId, canonical_order, check_teams
 
@@ -159,6 +160,8 @@ class TieBreak:
     key: ClassVar[str]
     name: ClassVar[Any]
     abbr: ClassVar[Any]
+    # The words of Catalan truc where they differ (its jocs are no chicos): name, abbr.
+    catalan: ClassVar[tuple[Any, Any] | None] = None
     higher_is_better: ClassVar[bool] = True
     # A metric that depends on which teams are tied (head-to-head) is only shown for them.
     per_tie: ClassVar[bool] = False
@@ -213,6 +216,7 @@ class ChicosWon(_TotalsTieBreak):
     key = "chicos_won"
     name = _("Chicos won")
     abbr = _("ChW")
+    catalan = (pgettext_lazy("catalan truc", "Jocs won"), pgettext_lazy("catalan truc", "JW"))
 
     def value(self, totals: TeamTotals) -> Number:
         return totals.chicos_for
@@ -223,6 +227,10 @@ class ChicoDifference(_TotalsTieBreak):
     key = "chico_diff"
     name = _("Chico difference")
     abbr = _("ChD")
+    catalan = (
+        pgettext_lazy("catalan truc", "Joc difference"),
+        pgettext_lazy("catalan truc", "JD"),
+    )
 
     def value(self, totals: TeamTotals) -> Number:
         return totals.chicos_for - totals.chicos_against

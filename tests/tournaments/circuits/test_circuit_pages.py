@@ -74,6 +74,13 @@ def test_the_circuit_page_lists_its_events_with_kind_place_status_and_link(clien
     assert "Finished" in text and "Registration" in _text(events)
 
 
+def test_a_weight_is_written_as_the_readers_language_writes_a_decimal(client, played):
+    CircuitEvent.objects.filter(circuit=played.circuit, place="Palma").update(weight="1.50")
+    spanish = _text(client.get(URL, HTTP_ACCEPT_LANGUAGE="es").content.decode())
+    assert "Palma cuenta ×1,5." in spanish and "×1.5" not in spanish
+    assert "Palma counts ×1.5." in _text(client.get(URL, **EN).content.decode())
+
+
 def test_a_draft_event_is_listed_without_a_link(client, played):
     draft = ChampionshipFactory(name="Truc Sóller", slug="truc-soller", status="draft")
     CircuitEvent.objects.create(circuit=played.circuit, championship=draft, place="Sóller")
@@ -138,7 +145,10 @@ def test_the_tiebreaks_are_stated_under_the_ranking(client, played):
     html = client.get(URL, **EN).content.decode()
     ties = html[html.index('id="circuit-tiebreaks"') :]
     assert html.index('id="circuit-ranking-teams"') < html.index('id="circuit-tiebreaks"')
-    assert "More points." in ties
+    # Ties are among equal points: the list starts with what breaks them, not the points.
+    assert "More points." not in ties
+    first = ties[ties.index('<ol class="circuit-tiebreaks">') :]
+    assert first.index("The better results, compared one by one") < first.index("</li>")
     assert "in play: provisional" not in ties  # every event with results has finished
     assert "Equal points are broken by, in this order:" in _text(ties)
     assert 'href="/circuits/open-truc/ranking.csv"' in ties

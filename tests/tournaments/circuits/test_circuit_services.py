@@ -195,8 +195,11 @@ def test_event_refusals(organiser, circuit, qualifiers):
         by=organiser,
     )
     assert error.english == (
-        "Tardía is played outside the circuit's dates (2026-03-01 to 2026-10-31)."
+        "Tardía is played outside the circuit's dates (March 1, 2026 to Oct. 31, 2026)."
     )
+    # The dates as the reader's language writes them, never ISO inside a sentence.
+    with translation.override("es"):
+        assert "(del 1 de marzo de 2026 al 31 de octubre de 2026)" in error.text
 
     for weight in (0, -1, "abc"):
         error = refused(

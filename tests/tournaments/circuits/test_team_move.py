@@ -90,7 +90,7 @@ def test_moving_frees_a_place_for_the_waiting_list(organiser, circuit):
     # And the full one refuses a team.
     third, _ = enter(other, "Terceros")
     error = refused(team=third.team, event=sineu, by=organiser)
-    assert error.english == "Fase Sineu is full (1 teams): free a place there first."
+    assert error.english == "Fase Sineu is full (1 team): free a place there first."
 
 
 def test_an_organiser_typed_team_moves_without_a_link(organiser, qualifiers):

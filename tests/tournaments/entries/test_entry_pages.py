@@ -333,7 +333,7 @@ def test_the_organiser_answers_each_entry_and_it_is_in_the_audit_log(
         (fifth.team.name, "promoted"),
     } <= acts
     page = client.get(_entries_url(open_championship)).content.decode()
-    assert 'id="count-paid">1<' in page and 'id="count-collected">10<' in page
+    assert 'id="count-paid">1<' in page and 'id="count-collected">€10<' in page
     assert "Duplicated team" in page
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.tournaments.entries.conftest import enter
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
-from tournaments.entries import selectors, services
+from tournaments.entries import fees, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Championship, Entry, Team, TeamAct
 from tournaments.people.services import PersonDetails
@@ -214,8 +214,8 @@ def test_accepting_refusing_and_paying_write_their_acts(open_championship, organ
     via = TeamAct.Via.ORGANISER
     services.entry_accept(entry=first, by=organiser, via=via)
     services.entry_accept(entry=first, by=organiser, via=via)  # a second tap: nothing more
-    services.entry_set_paid(entry=first, paid=True, by=organiser, via=via)
-    services.entry_set_paid(entry=first, paid=False, by=organiser, via=via)
+    fees.entry_set_paid(entry=first, paid=True, by=organiser, via=via)
+    fees.entry_set_paid(entry=first, paid=False, by=organiser, via=via)
     first.refresh_from_db()
     assert first.status == "accepted" and not first.paid and first.paid_at is None
     assert _acts(first.team)[2:] == [
@@ -271,7 +271,7 @@ def test_the_organisers_counts(open_championship, organiser):
     entries = [enter(open_championship) for _ in range(5)]
     services.entry_accept(entry=entries[0], by=organiser, via="organiser")
     for entry in entries[:2]:
-        services.entry_set_paid(entry=entry, paid=True, by=organiser, via="organiser")
+        fees.entry_set_paid(entry=entry, paid=True, by=organiser, via="organiser")
     listed = selectors.entries_for_organiser(open_championship)
     counts = selectors.entry_counts(listed, selectors.entry_policy(open_championship))
     assert (counts.entered, counts.accepted, counts.capacity, counts.waiting) == (4, 1, 4, 1)

@@ -46,7 +46,7 @@ def test_a_person_page_in_spanish_keeps_the_chart_numbers_unlocalized(client, ra
     ).content.decode()
     points = re.search(r'<polyline[^>]*points="([^"]+)"', page).group(1)
     assert "," in points and not re.search(r"\d,\d+,", points)
-    assert re.search(r'viewBox="0 0 320 120"', page)
+    assert re.search(r'viewBox="0 0 320 180"', page)
 
 
 def test_a_person_without_rating_shows_none(client, db):
@@ -128,3 +128,32 @@ def test_the_api_gives_a_persons_ratings_and_the_leaderboard(rated):
     assert "email" not in str(board) and "licence" not in str(board)
     assert client_for().get("/api/v1/ratings/gallo/").status_code == 404
     assert client_for().get("/api/v1/persons/999999/ratings/").status_code == 404
+
+
+def test_the_rating_chart_has_its_axes_values_and_names_in_the_readers_language(client, rated):
+    person = Rating.objects.order_by("-ordinal").first().person
+    page = client.get(
+        reverse("tournaments:person", args=[person.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    svg = page[page.index('<svg class="chart chart--rating"') : page.index("</svg>")]
+
+    def marked(anchor):
+        pattern = rf'<text class="chart__value"[^>]*text-anchor="{anchor}"[^>]*>(\d+)</text>'
+        return [int(v) for v in re.findall(pattern, svg)]
+
+    # The matches' numbers below: 0 (the start) to the fifth, the last.
+    assert marked("middle") == [0, 1, 2, 3, 4, 5]
+    # Round ratings on the left, around every rating he had.
+    ratings = marked("end")
+    assert len(ratings) >= 2 and all(v % 10 == 0 for v in ratings)
+    history = [1000] + [
+        skill.shown(mu, sigma)
+        for mu, sigma in person.rating_changes.order_by("number").values_list(
+            "mu_after", "sigma_after"
+        )
+    ]
+    step = ratings[1] - ratings[0]
+    assert ratings[0] - step < min(history) and max(history) < ratings[-1] + step
+    assert ">Partidos puntuados<" in svg and ">Rating<" in svg
+    # Text is never stretched: the chart keeps its proportions.
+    assert 'preserveAspectRatio="none"' not in svg

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.formats import date_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.circuits.access import can_manage_championship
@@ -29,6 +31,8 @@ from tournaments.models import (
 )
 from tournaments.signals import announce
 from tournaments.text import line_problem, paragraph
+
+lazy_date = lazy(date_format, str)
 
 
 def _check_rules(
@@ -256,8 +260,9 @@ def _check_fits(
             "event_dates",
             "championship",
             championship=championship.name,
-            start=start_date.isoformat(),
-            end=end_date.isoformat(),
+            # Written in the reader's language when the sentence is shown.
+            start=lazy_date(start_date, "DATE_FORMAT"),
+            end=lazy_date(end_date, "DATE_FORMAT"),
         )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.selectors import OPEN_ENTRIES
 from tournaments.championships.services import lock_championship
@@ -80,7 +81,11 @@ def team_move_to_event(*, team: Team, event: CircuitEvent, by: Any) -> tuple[Tea
         )
     if target.team_size != source.team_size:
         raise refuse(
-            _("%(championship)s plays with %(size)s players per team."),
+            ngettext_lazy(
+                "%(championship)s plays with %(size)s player per team.",
+                "%(championship)s plays with %(size)s players per team.",
+                "size",
+            ),
             "move_team_size",
             "event",
             championship=target.name,
@@ -110,7 +115,11 @@ def team_move_to_event(*, team: Team, event: CircuitEvent, by: Any) -> tuple[Tea
         taken = Entry.objects.filter(championship=target, status__in=Entry.HOLDING).count()
         if taken >= policy.capacity:
             raise refuse(
-                _("%(championship)s is full (%(capacity)s teams): free a place there first."),
+                ngettext_lazy(
+                    "%(championship)s is full (%(capacity)s team): free a place there first.",
+                    "%(championship)s is full (%(capacity)s teams): free a place there first.",
+                    "capacity",
+                ),
                 "move_target_full",
                 "event",
                 championship=target.name,

@@ -27,6 +27,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
 from tournaments.championships import selectors as championship_selectors
@@ -179,7 +180,11 @@ def referee_remove(request: HttpRequest, slug: str, user_id: int) -> HttpRespons
     count = championship_services.referee_remove(championship=championship, user=user)
     messages.success(
         request,
-        _("%(name)s no longer referees here; %(count)s matches lost their referee.")
+        ngettext(
+            "%(name)s no longer referees here; %(count)s match lost its referee.",
+            "%(name)s no longer referees here; %(count)s matches lost their referee.",
+            count,
+        )
         % {"name": championship_selectors.person_name(user), "count": count},
     )
     return redirect("organiser:referees", slug=slug)
@@ -363,8 +368,7 @@ def team_substitute(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
                 % {
                     "new": substitution.player_in.name,
                     "old": substitution.player_out.name,
-                    # "matchday 3" in a league: its rounds are matchdays.
-                    "round": str(substitution.stage.round_title(substitution.from_round)).lower(),
+                    "round": substitution.from_round_name,
                 },
             )
             return redirect("organiser:team_edit", slug=slug, team_id=team.pk)
@@ -389,6 +393,19 @@ def check_in(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     stage = stage_selectors.stage_of(championship=championship, stage_id=stage_id)
     if not registry.get(stage.format).uses_check_in:
         raise Http404("This format takes no check-in.")
+    if not stage_services.takes_check_in(stage):
+        # The group rounds are over: the knockout pairs its bracket, whoever checked in.
+        # Nothing to list (the teams out of it among them) nor to open to the teams.
+        if request.method == "POST":
+            messages.error(request, _("The knockout takes no check-in: nothing was changed."))
+            return redirect("organiser:check_in", slug=slug, stage_id=stage.pk)
+        context = {
+            "championship": championship,
+            "stage": stage,
+            "over": True,
+            "manages": championship_selectors.can_manage(request.user, championship),
+        }
+        return render(request, "organiser/check_in.html", context)
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:

@@ -3,7 +3,8 @@
 ``/organiser/<slug>/entries/``: the policy (open or closed, places, closing time in the
 championship's time zone, the questions, the fee and how to pay), the entries in arrival
 order with their status and payment, the organiser's answers (accept, refuse with a
-reason, withdraw, mark paid or not: POST only), the waiting list in order. The poster
+reason, withdraw, mark paid or not, mark a gone team's fee refunded: POST only), the
+waiting list in order. The poster
 (``entries/poster/``, ``poster.pdf``) prints the championship, the fee, the closing time
 and a QR code of the entry form's address on A4. As every organiser page: a login and the
 championship's management (404 to anyone else).
@@ -23,6 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.championships.words import words
+from tournaments.entries import fees
 from tournaments.entries import selectors as entry_selectors
 from tournaments.entries import services as entry_services
 from tournaments.models import Championship, Entry, TeamAct
@@ -75,12 +77,13 @@ def _entry_url(request: HttpRequest, championship: Championship) -> str:
 
 
 # What each button does: the service and the message once done.
-ACTS = ("accept", "refuse", "withdraw", "paid", "unpaid")
+ACTS = ("accept", "refuse", "withdraw", "paid", "unpaid", "refunded")
 
 
 @login_required
 def entry_act(request: HttpRequest, slug: str, entry_id: int, act: str) -> HttpResponse:
-    """Accept, refuse (with a reason), withdraw, or mark an entry paid or not (POST)."""
+    """Accept, refuse (with a reason), withdraw, mark an entry paid or not, or its fee
+    refunded (POST)."""
     championship = _championship(request, slug)
     if refused := _post_only(request):
         return refused
@@ -102,8 +105,11 @@ def entry_act(request: HttpRequest, slug: str, entry_id: int, act: str) -> HttpR
         elif act == "withdraw":
             entry_services.entry_withdraw(team=entry.team, by=by, via=via, reason=text)
             done = _("%(team)s is withdrawn.")
+        elif act == "refunded":
+            fees.entry_set_refunded(entry=entry, by=by, via=via)
+            done = _("%(team)s's fee is marked refunded.")
         else:
-            entry_services.entry_set_paid(entry=entry, paid=act == "paid", by=by, via=via)
+            fees.entry_set_paid(entry=entry, paid=act == "paid", by=by, via=via)
             done = _("%(team)s has paid.") if act == "paid" else _("%(team)s has not paid.")
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

@@ -69,7 +69,7 @@ def stage_detail(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse
     # the same page finds that round generated and is refused (see round_generate).
     next_round = rounds[-1].number + 1 if rounds else 1
     check_in = None
-    if registry.get(stage.format).uses_check_in and "bracket" not in stage.settings:
+    if stage_services.takes_check_in(stage):
         check_in = stage_selectors.check_in_state(stage=stage, number=next_round)
     context = {
         "championship": championship,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from tournaments.championships.words import words
 from tournaments.entries import acts
 from tournaments.entries import link_selectors as selectors
+from tournaments.entries.selectors import waiting_number
 from tournaments.entries.services import link_team
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Team
@@ -101,14 +102,25 @@ def _context(team: Team) -> dict[str, Any]:
     stages = [] if out else team_check_in_stages(team=team)
     marks = selectors.check_in_marks(team=team, stages=stages)
     started = selectors.championship_started(championship)
+    # A team that is out or waiting plays nothing: no "next match" to wait for.
+    plays = entry is None or entry.status not in Entry.OUT
+    try:
+        policy = championship.entry_policy
+    except ObjectDoesNotExist:
+        policy = None
     return {
         "championship": championship,
         "words": words(championship),
         "team": team,
         "entry": entry,
-        "fixture": selectors.next_match(team=team),
+        # The fee, for a team that entered through the form (its payment is tracked).
+        "fee": policy if entry is not None and policy is not None and policy.fee else None,
+        "waiting_number": waiting_number(entry) if entry is not None else None,
+        "plays": plays,
+        "fixture": selectors.next_match(team=team) if plays else None,
         "awaiting": [] if out else selectors.awaiting_answer(team=team),
-        "marks": marks,
+        "answered": selectors.answered_results(team=team),
+        "marks": marks if plays else [],
         "checked_in": bool(marks) and all(mark.present for mark in marks),
         "check_in_open": acts.self_check_in_open(championship),
         "can_withdraw": not started and not out,

@@ -19,6 +19,7 @@ from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -37,14 +38,21 @@ def _circuit(slug: str) -> Circuit:
 
 
 def points_text(points: Decimal) -> str:
-    """Points as the pages show them: whole when whole, else with their decimals.
+    """Points (or a weight) as the pages show them: whole when whole, else with their
+    decimals, written as the reader's language writes a decimal ("1,5" in Spanish and
+    Catalan, "1.5" in English).
 
-    >>> points_text(Decimal("70.00")), points_text(Decimal("35.50")), points_text(Decimal("12.25"))
-    ('70', '35.5', '12.25')
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     points_text(Decimal("70.00")), points_text(Decimal("35.50"))
+    ('70', '35.5')
+    >>> with translation.override("es"):
+    ...     points_text(Decimal("12.25")), points_text(Decimal("1.50"))
+    ('12,25', '1,5')
     """
     if points == points.to_integral_value():
         return str(points.quantize(Decimal(1)))
-    return format(points.normalize(), "f")
+    return number_format(points.normalize())
 
 
 def rules_in_words(circuit: Circuit, events: list[CircuitEvent]) -> list[str]:

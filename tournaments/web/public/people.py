@@ -25,7 +25,7 @@ from tournaments.people import selectors as people_selectors
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.stages import selectors as stage_selectors
 from tournaments.web.public.championships import _championship
-from tournaments.web.public.statistics import person_section, team_section
+from tournaments.web.public.statistics import person_sections, team_section
 
 # A search longer than any name is cut: every distinct query is a page in the cache.
 QUERY_MAX = 60
@@ -50,7 +50,7 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
         {
             "history": history,
             "name": history.person.public_name,
-            "person_statistics": person_section(history.person),
+            "person_statistics": person_sections(history.person),
             "ratings": rating_selectors.person_ratings(person_id=person_id),
             "circuits": circuit_selectors.person_circuit_lines(person=history.person),
         },

@@ -1,24 +1,27 @@
 """The statistics pages: a championship's (tables, a bar chart of how points were made,
-its biggest hand and longest match, the CSV), and the sections of a person's and a
-team's pages.
+its biggest hand and longest match, the CSV), and the sections of a person's (one per
+rules family he played) and a team's pages.
 
 Everything is read from what is kept with the hands (``ratings.statistics_selectors``:
-sums by SQL, a fixed number of queries); the chart is an SVG drawn here, no script.
+sums by SQL, a fixed number of queries); the chart is an SVG drawn here, no script. A
+page shows only the numbers its rules have (``statistics_selectors.rules_items``, from the
+engine): no envido nor flor columns in catalan, no flor where it is not played.
 Cached and live like the championship's other pages: every hand announces ``c.<slug>``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring import RuleSet
 from tournaments import live
-from tournaments.championships.selectors import rules_spec
 from tournaments.championships.words import words
 from tournaments.io import exports
 from tournaments.live import public_page
@@ -64,14 +67,26 @@ class Chart:
     bars: list[Bar]
 
 
-def source_labels(rules: RuleSet | None) -> dict[str, Any]:
-    """Each source of points in words: those of the championship's ``rules`` (no envido
-    nor flor in catalan), the truco's steps named by its calls; every source, the steps
-    by their number, when the rules are not known (a person's page)."""
+def source_labels(rules: RuleSet | None, items: frozenset[str] | None = None) -> dict[str, Any]:
+    """Each source of points in words: those the rules have (``items``, by default those
+    of ``rules``: no envido nor flor in catalan, no flor where it is not played, mestre in
+    catalan only), the truco's steps named by ``rules``' calls; every source, the steps by
+    their number, when the rules are not known."""
+    if items is None and rules is not None:
+        items = selectors.rules_items(rules)
     ladder = None if rules is None else rules.ladder.calls
-    labels: dict[str, Any] = {}
-    if rules is None or rules.has_envido:
-        labels |= {"envido_points": _("envido"), "flor_points": _("flor")}
+    sources = {
+        "envido_points": _("envido"),
+        "flor_points": _("flor"),
+        "mazo_points": _("mazo"),
+        "penalty_points": _("penalties"),
+        "mestre_points": _("mestre"),
+    }
+    labels: dict[str, Any] = {
+        key: label
+        for key, label in sources.items()
+        if key in ("envido_points", "flor_points") and (items is None or key in items)
+    }
     labels["truco_points_0"] = STEP_NAMES[0]
     for level in (1, 2, 3):
         key = f"truco_points_{level}"
@@ -80,21 +95,19 @@ def source_labels(rules: RuleSet | None) -> dict[str, Any]:
         elif level <= len(ladder):
             labels[key] = CALL_NAMES.get(ladder[level - 1], ladder[level - 1])
     labels |= {
-        "mazo_points": _("mazo"),
-        "penalty_points": _("penalties"),
-        "mestre_points": _("mestre"),
+        key: label
+        for key, label in sources.items()
+        if key not in labels
+        and key not in ("envido_points", "flor_points")
+        and (items is None or key in items)
     }
     return labels
 
 
 def points_chart(totals: Totals, labels: dict[str, Any]) -> Chart:
-    """Horizontal bars of the points made by each source (those named in ``labels``;
-    mestre and the flor only where they were made)."""
-    shown = [
-        (key, value)
-        for key, value in totals.sources
-        if key in labels and (value or key not in ("mestre_points", "flor_points"))
-    ]
+    """Horizontal bars of the points made by each source named in ``labels`` (those the
+    rules have)."""
+    shown = [(key, value) for key, value in totals.sources if key in labels]
     top = max([value for _key, value in shown] + [1])
     room = CHART_WIDTH - LABEL_WIDTH - VALUE_ROOM
     bars = []
@@ -116,41 +129,113 @@ def points_chart(totals: Totals, labels: dict[str, Any]) -> Chart:
     return Chart(width=CHART_WIDTH, height=height, label_width=LABEL_WIDTH, bars=bars)
 
 
-def _rules(championship: Championship) -> RuleSet:
-    return RuleSet.from_spec(rules_spec(championship))
+@dataclass(frozen=True)
+class Column:
+    """A column of the statistics tables: the statistic it needs (``None``: every game
+    has it), its heading (with the words an abbreviation stands for) and its cell."""
+
+    needs: str | None
+    label: Any
+    title: Any
+    cell: Callable[[Totals], Any]
+
+
+COLUMNS = (
+    Column(None, pgettext_lazy("hands", "H"), _("Hands played"), lambda t: t.hands),
+    Column(None, pgettext_lazy("points", "Pts"), _("Points"), lambda t: t.points),
+    Column(
+        None,
+        pgettext_lazy("points per hand", "Pts/H"),
+        _("Points per hand"),
+        lambda t: t.points_per_hand,
+    ),
+    Column("envido_points", _("Envido"), None, lambda t: t.envido_points),
+    Column("flor_points", _("Flor"), None, lambda t: t.flor_points),
+    Column(None, _("Truco"), None, lambda t: t.truco_points),
+    Column("mazo_points", _("Mazo"), None, lambda t: t.mazo_points),
+    Column("penalty_points", _("Penalties"), None, lambda t: t.penalty_points),
+    Column(
+        "mestre_points", _("Mestre"), _("Points of the mestre's rule"), lambda t: t.mestre_points
+    ),
+    Column(
+        "envido_called",
+        pgettext_lazy("envido called accepted refused", "Env. c/a/r"),
+        _("Envido called, accepted, refused"),
+        lambda t: f"{t.envido_called}/{t.envido_accepted}/{t.envido_refused}",
+    ),
+    Column(
+        "envido_won",
+        pgettext_lazy("envido won", "Env. won"),
+        _("Envido won of played"),
+        lambda t: f"{t.envido_won}/{t.envido_played}",
+    ),
+    Column(
+        "truco_calls",
+        pgettext_lazy("truco calls answered", "Truco c: a/r/r"),
+        _("Truco calls: accepted, refused, raised"),
+        lambda t: f"{t.truco_calls}: {t.truco_accepted}/{t.truco_refused}/{t.truco_raised}",
+    ),
+    Column(
+        "flor_sung", pgettext_lazy("flores sung", "Flores"), _("Flores sung"), lambda t: t.flor_sung
+    ),
+    Column("comebacks", _("Comebacks"), _("Chicos won from the malas"), lambda t: t.comebacks),
+)
+
+
+def columns_for(items: frozenset[str]) -> list[Column]:
+    """The columns of a table of statistics under rules that have ``items``."""
+    return [column for column in COLUMNS if column.needs is None or column.needs in items]
+
+
+def table_rows(rows: list[Any], columns: list[Column]) -> list[tuple[Any, list[Any]]]:
+    """Each row (a team's or a player's) with its cells."""
+    return [(row, [column.cell(row.totals) for column in columns]) for row in rows]
 
 
 @dataclass(frozen=True)
 class Section:
-    """A person's or a team's statistics section: the sums and their chart."""
+    """A person's (in one rules family) or a team's statistics section: the sums, their
+    chart, and the statistics its rules have (``items``)."""
 
     totals: Totals
     chart: Chart
     labels: dict[str, Any]
+    items: frozenset[str]
+    family: str = ""
 
 
 def team_section(team: Any, championship: Championship) -> Section:
     """The statistics section of a team's page (one query)."""
     totals = selectors.team_statistics(team=team)
-    labels = source_labels(_rules(championship))
-    return Section(totals, points_chart(totals, labels), labels)
+    rules = selectors.championship_rules(championship)
+    items = selectors.rules_items(rules)
+    labels = source_labels(rules, items)
+    return Section(totals, points_chart(totals, labels), labels, items)
 
 
-def person_section(person: Any) -> Section:
-    """The statistics section of a person's page, over his public championships (one
-    query)."""
-    totals = selectors.person_statistics(person=person)
-    labels = source_labels(None)
-    return Section(totals, points_chart(totals, labels), labels)
+def person_sections(person: Any) -> list[Section]:
+    """The statistics sections of a person's page, one per rules family he played (his
+    Argentine hands are never added to his Catalan ones), over his public championships
+    (two queries)."""
+    sections = []
+    for found in selectors.person_statistics_by_family(person=person):
+        labels = source_labels(found.rules, found.items)
+        chart = points_chart(found.totals, labels)
+        sections.append(Section(found.totals, chart, labels, found.items, found.family))
+    return sections
 
 
 @public_page(lambda slug: live.page_topics(slug=slug))
 def championship_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     """A championship's statistics: its sums, a chart of how points were made, each
-    team's and each player's numbers, the biggest hand and the longest match."""
+    team's and each player's numbers (the columns its rules have), the biggest hand and
+    the longest match."""
     found = _championship(slug)
     statistics = selectors.championship_statistics(championship=found)
-    labels = source_labels(_rules(found))
+    rules = selectors.championship_rules(found)
+    items = selectors.rules_items(rules)
+    labels = source_labels(rules, items)
+    columns = columns_for(items)
     return render(
         request,
         "tournaments/statistics.html",
@@ -159,6 +244,10 @@ def championship_statistics(request: HttpRequest, slug: str) -> HttpResponse:
             "words": words(found),
             "statistics": statistics,
             "chart": points_chart(statistics.totals, labels),
+            "items": items,
+            "columns": columns,
+            "team_rows": table_rows(statistics.teams, columns),
+            "people_rows": table_rows(statistics.people, columns),
         },
     )
 

@@ -1,5 +1,5 @@
 """The organiser's forms of online entry: the policy (open or closed, places, closing
-time, the questions asked, the fee) and a refusal's reason.
+time, the questions asked, the fee and its currency) and a refusal's reason.
 
 As the other forms, they only shape input: which policy makes sense is said by
 ``tournaments.entries.services`` (``entry_policy_set``), whose sentences go back beside
@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import widgets
+from tournaments.entries import money
 from tournaments.models import Championship, EntryPolicy
 
 QUESTION_LABELS = {
@@ -51,6 +52,12 @@ class EntryPolicyForm(forms.Form):
     fee = forms.DecimalField(
         label=_("Entry fee per team"), max_digits=8, decimal_places=2, required=False
     )
+    currency = forms.ChoiceField(
+        label=_("Currency of the fee"),
+        choices=money.currency_choices,
+        initial=money.DEFAULT,
+        required=False,  # a form posted without it keeps the currency chosen before
+    )
     fee_instructions = forms.CharField(
         label=_("How to pay"),
         max_length=2000,
@@ -70,10 +77,12 @@ class EntryPolicyForm(forms.Form):
                 else None,
                 "asks": policy.asks,
                 "fee": policy.fee,
+                "currency": policy.currency,
                 "fee_instructions": policy.fee_instructions,
             }
         super().__init__(data, **kwargs)
         self.championship = championship
+        self.kept_currency = policy.currency if policy is not None else money.DEFAULT
         self.fields["closes_at"].help_text = _("In the championship's time zone, %(zone)s.") % {
             "zone": championship.time_zone
         }
@@ -94,6 +103,7 @@ class EntryPolicyForm(forms.Form):
             "closes_at": data["closes_at"],
             "asks": data["asks"],
             "fee": data["fee"],
+            "currency": data["currency"] or self.kept_currency,
             "fee_instructions": data["fee_instructions"],
         }
 

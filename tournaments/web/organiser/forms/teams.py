@@ -285,10 +285,12 @@ class SubstitutionForm(OneLineMixin, forms.Form):
         ]
         choices = []
         for stage, next_number in stages:
+            # Each round as its stage names it ("Quarter-finals"); the next one by number.
+            names = {r.number: r.name_in(stage) for r in stage.rounds.all()}
             for number in range(1, next_number + 1):
                 label = _("%(stage)s, %(round)s") % {
                     "stage": registry.stage_name(stage),
-                    "round": stage.round_title(number),
+                    "round": names.get(number) or stage.round_title(number),
                 }
                 choices.append((f"{stage.pk}:{number}", label))
         self.fields["from_round"].choices = choices
