@@ -18,7 +18,7 @@ TOPIC = "m.7"
 CODE = "release"
 THREADS = 6
 PROCESSES = 3
-ROUNDS = 150
+ROUNDS = 300
 
 
 def _storm(worker: str, start: multiprocessing.synchronize.Barrier) -> dict[str, list[str]]:
