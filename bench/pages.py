@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(HERE / "load"))
-import run as load_run  # noqa: E402  (bench/load/run.py: database, ports, process groups)
+import servers as load_run  # noqa: E402  (bench/load/servers.py: database, ports, groups)
 
 TARGET = 0.9  # of the cache_page rate, at every size (the issue)
 MAIN = re.compile(r"<main\b.*?</main>", re.S)
@@ -379,7 +379,7 @@ def main() -> None:
         raise SystemExit("pages.py: wrk not found (apt-get install wrk)")
 
     database = load_run.Database(args.server, args.database)
-    port, ws_port = load_run._free_port(), load_run._free_port()
+    port, ws_port = load_run.free_port(), load_run.free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DATABASE_"))}
     env.update(
         DJANGO_SETTINGS_MODULE="pages_site",
@@ -406,14 +406,14 @@ def main() -> None:
         if args.redis_url:
             env["REDIS_URL"] = args.redis_url
         else:
-            redis_port = load_run._free_port()
+            redis_port = load_run.free_port()
             redis = subprocess.Popen(
                 ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1",
                  "--save", "", "--appendonly", "no", "--loglevel", "warning"],
                 stdout=subprocess.DEVNULL,
                 start_new_session=True,
             )  # fmt: skip
-            load_run._wait_port(redis_port, 10)
+            load_run.wait_port(redis_port, 10)
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
         # This process saves the results: the same database, cache and channel layer.
         os.environ.update(env)
@@ -436,8 +436,8 @@ def main() -> None:
             start_new_session=True,
         )  # fmt: skip
         host = f"http://127.0.0.1:{port}"
-        load_run._wait_http(f"{host}/healthz", 60, gunicorn)
-        load_before = load_run._load()
+        load_run.wait_http(f"{host}/healthz", 60, gunicorn)
+        load_before = load_run.load_average()
         print(
             "\n| page | req/s (cache, current) | req/s cache_page | ratio | ratio per window "
             "| req/s static file | saves | stale | non-2xx |\n"
@@ -461,8 +461,8 @@ def main() -> None:
         rows.append(row)
         ratios.append(ratio)
         stale += bad
-        load_after = load_run._load()
-        load_run._stop(gunicorn)
+        load_after = load_run.load_average()
+        load_run.stop(gunicorn)
         gunicorn = None
 
         daphne = subprocess.Popen(
@@ -473,7 +473,7 @@ def main() -> None:
             stdout=subprocess.DEVNULL,  # its access log: a line per socket
             stderr=subprocess.DEVNULL,
         )
-        load_run._wait_http(f"http://127.0.0.1:{ws_port}/healthz", 60, daphne)
+        load_run.wait_http(f"http://127.0.0.1:{ws_port}/healthz", 60, daphne)
         delays = asyncio.run(_push(ws_port, args.connections, args.pushes, data["match"]["id"]))
         delays.sort()
         ms = [1000 * d for d in delays]
@@ -492,9 +492,9 @@ def main() -> None:
             print(f"stale: {line}")
         print(json.dumps({"rows": rows, "push_ms": [p50, p95, ms[-1]]}))
     finally:
-        load_run._stop(daphne)
-        load_run._stop(gunicorn)
-        load_run._stop(redis)
+        load_run.stop(daphne)
+        load_run.stop(gunicorn)
+        load_run.stop(redis)
         with contextlib.suppress(Exception):
             from django.db import connections
 

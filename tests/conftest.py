@@ -280,6 +280,35 @@ def start_worker(env: Mapping[str, str], *args: str) -> subprocess.Popen:
     )  # fmt: skip
 
 
+def start_nginx(home: Path, http: str, server: str) -> tuple[subprocess.Popen, str]:
+    """nginx on a free port with ``http`` in its http block and ``server`` in its one
+    server block (``manage.py proxy_config``'s parts), its files under ``home``: the
+    process and its URL. Skips the test when nginx is not installed."""
+    if shutil.which("nginx") is None:
+        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+    (home / "tmp").mkdir(parents=True)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # As root, nginx's workers would be nobody, who cannot read the test's folders.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (home / "nginx.conf").write_text(
+        f"{user}daemon off; pid {home}/nginx.pid; error_log {home}/error.log warn;\n"
+        "events { worker_connections 64; }\n"
+        f"http {{ access_log off; client_body_temp_path {home}/tmp; "
+        f"proxy_temp_path {home}/tmp;\n{http}\n"
+        f"server {{ listen 127.0.0.1:{port};\n{server}\n}} }}\n"
+    )
+    process = subprocess.Popen(["nginx", "-c", str(home / "nginx.conf"), "-p", str(home)])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    return process, f"http://127.0.0.1:{port}"
+
+
 # --- Real-browser tests ---------------------------------------------------------------------
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -41,7 +41,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from run import Database, _stop, build_day, site_env, start_redis  # noqa: E402  (this folder)
+from servers import Database, build_day, site_env, start_redis, stop  # noqa: E402  (this folder)
 from sheet import tablet_context, tablet_event  # noqa: E402
 
 
@@ -175,7 +175,7 @@ def main() -> None:
             stats.sort_stats("cumulative").print_stats(45)
             stats.sort_stats("tottime").print_stats(25)
     finally:
-        _stop(redis)
+        stop(redis)
         if not args.keep:
             database.drop()
 

@@ -27,8 +27,15 @@
 
 ``--published``: the public pages published as files (``PUBLISHED_PAGES_DIR``, under
 ``--out``) and served by nginx on the rules ``manage.py proxy_config`` prints. When the
-load stops, every file left is compared with the page Django serves (``stale_files``):
-the run prints how many are not current.
+load stops, every file left is compared with the page Django serves (``stale_files``, which
+waits up to ``SETTLE`` seconds for the renewals still queued): the run prints how many are
+not current.
+
+``--nodes N``: the site as N nodes, each a gunicorn of its own (``--workers`` ×
+``--threads``) on its own port, behind the one nginx (round robin), sharing the database,
+the cache's Redis and, with ``--published``, the one published folder every node writes
+(docs/architecture.md, "Several nodes"); each file left is then compared with the page
+every node serves. The servers themselves are started by ``servers.py``.
 
 Faults (``faults.py``), for what Redis or PostgreSQL blinking costs the day:
 ``--redis-down`` runs it with the cache's Redis gone from the start (``REDIS_URL`` on a
@@ -46,13 +53,9 @@ load generator's and a proxy's share of the machine at the day's page rate.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import secrets
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -63,152 +66,12 @@ from typing import Any
 import cpu  # this folder (bench/load/cpu.py)
 import faults  # this folder (bench/load/faults.py)
 import machine  # this folder (bench/load/machine.py)
+import servers  # this folder (bench/load/servers.py)
+from servers import ROOT, free_port, load_average, stop, wait_http
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
 TARGETS = {"save": 200.0, "page": 100.0}  # p95, milliseconds (the hardening issue)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _load() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
-
-
-def _wait_http(url: str, seconds: float, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"run.py: the server exited ({process.returncode}) before answering")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit(f"run.py: {url} did not answer within {seconds:.0f} s")
-
-
-def _wait_port(port: int, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"run.py: nothing listens on 127.0.0.1:{port}")
-
-
-def _stop(process: subprocess.Popen | None, timeout: float = 20) -> None:
-    """Stop a server and every process it started: its own process group (each server is
-    started with ``start_new_session``), since a gunicorn master killed after its timeout
-    would otherwise leave its workers running."""
-    if process is None:
-        return
-    try:
-        group = os.getpgid(process.pid)
-    except ProcessLookupError:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGKILL)
-    process.wait()
-
-
-def site_env(database_url: str, host: str, cache_prefix: str) -> dict[str, str]:
-    """The environment of the site under test: as in production (``DEBUG`` off, a random
-    ``SECRET_KEY``) but on plain HTTP (no SSL redirect, no secure cookies, no HSTS), on
-    ``database_url``, with no Celery broker (the standings refresh runs in the request)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DATABASE_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=database_url,
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS=host,
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        SECURE_HSTS_SECONDS="0",
-        CACHE_KEY_PREFIX=cache_prefix,
-        LOG_LEVEL="WARNING",
-    )
-    return env
-
-
-def build_day(env: dict[str, str], tables: int, data: Path) -> None:
-    """Migrate the database of ``env``, collect the static files (``DEBUG`` is off: the
-    pages name the hashed files of the manifest) and build the day (``setup.py``), whose
-    ids and sessions go to ``data``."""
-    python = str(BIN / "python")
-    manage = [python, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
-    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
-    subprocess.run(
-        [python, str(HERE / "setup.py"), "--tables", str(tables), "--out", str(data)],
-        env=env,
-        cwd=ROOT,
-        check=True,
-    )
-
-
-def start_redis() -> tuple[subprocess.Popen, str]:
-    """A redis-server of the run's own on a free port, and its URL."""
-    if shutil.which("redis-server") is None:
-        raise SystemExit("redis-server not found (apt-get install redis-server)")
-    port = _free_port()
-    redis = subprocess.Popen(
-        [
-            *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
-            *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
-        ],
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group, for _stop
-    )
-    _wait_port(port, 10)
-    return redis, f"redis://127.0.0.1:{port}/0"
-
-
-class Database:
-    """A PostgreSQL database created for the run and dropped after it."""
-
-    def __init__(self, server: str, name: str) -> None:
-        import psycopg
-
-        self.psycopg = psycopg
-        self.server = server.rstrip("/")
-        self.name = name
-        self.url = f"{self.server}/{name}"
-
-    def _admin(self) -> Any:
-        return self.psycopg.connect(f"{self.server}/postgres", autocommit=True)
-
-    def create(self, *, replace: bool) -> None:
-        with self._admin() as conn:
-            exists = conn.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", [self.name]
-            ).fetchone()
-            if exists and not replace:
-                raise SystemExit(
-                    f"run.py: database {self.name} exists; pass --replace to drop and rebuild it"
-                )
-            if exists:
-                self.drop()
-            conn.execute(f'CREATE DATABASE "{self.name}"')
-
-    def drop(self) -> None:
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
 def _ms(value: float) -> str:
@@ -243,41 +106,13 @@ def _server(args: argparse.Namespace) -> str:
     shape = (
         f"{args.workers} sync" if args.worker_class == "sync" else f"{args.workers}×{args.threads}"
     )
+    if args.nodes > 1:
+        shape = f"{args.nodes} nodes of {shape}"
     if args.published:
         return f"nginx (published pages) → {shape}"
     return f"nginx → {shape}" if args.proxy == "nginx" else shape
 
 
-NGINX_CONF = """\
-{user}daemon off;
-worker_processes 1;
-pid {out}/nginx.pid;
-error_log {out}/nginx-error.log warn;
-events {{ worker_connections 8192; }}
-http {{
-    access_log off;
-    client_body_temp_path {out}/tmp/body;
-    proxy_temp_path {out}/tmp/proxy;
-    fastcgi_temp_path {out}/tmp/fastcgi;
-    uwsgi_temp_path {out}/tmp/uwsgi;
-    scgi_temp_path {out}/tmp/scgi;
-    client_max_body_size 10m;
-    keepalive_timeout 75s;
-    keepalive_requests 100000;
-{http}
-    server {{
-        listen 127.0.0.1:{port};
-{locations}
-    }}
-}}
-"""
-PROXY = """\
-        location / {{
-            proxy_pass http://127.0.0.1:{upstream};
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_read_timeout 120s;
-        }}"""
 # --floor: each public page of the day as nginx serves a file (the spectators' URLs).
 FLOOR_PAGES = {
     "home": r"= /",
@@ -288,63 +123,37 @@ FLOOR_PAGES = {
 }
 
 
-def _nginx(
-    out: Path, port: int, locations: str, name: str = "nginx", http: str = ""
-) -> subprocess.Popen:
-    """nginx on ``port`` serving ``locations`` (``PROXY``: in front of gunicorn, as README.md
-    deploys it; the clients' keep-alive connections end at the proxy, which opens one
-    connection to gunicorn per request), ``http`` in its http block, its files under
-    ``out``/``name``."""
-    if shutil.which("nginx") is None:
-        raise SystemExit("run.py: nginx not found (apt-get install nginx-light), or --proxy none")
-    home = out / name
-    for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (home / "tmp" / temp).mkdir(parents=True, exist_ok=True)
-    conf = home / "nginx.conf"
-    # As root, nginx's workers would run as nobody, who may not read the published pages.
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    conf.write_text(
-        NGINX_CONF.format(out=home.resolve(), port=port, locations=locations, http=http, user=user)
-    )
-    process = subprocess.Popen(
-        ["nginx", "-c", str(conf.resolve()), "-p", str(home.resolve())],
-        start_new_session=True,  # its own process group, for _stop
-    )
-    _wait_port(port, 10)
-    return process
+# When the load stops, the writes still queued (seconds of them on a busy hour) are
+# answered and renew their pages: a file not current yet is asked again until then.
+SETTLE = 60.0
 
 
-def _published_proxy(env: dict[str, str], upstream: str) -> tuple[str, str]:
-    """The http and server parts of the site's own nginx rules (``manage.py
-    proxy_config``) for the published pages, proxying the rest to ``upstream``."""
-    command = [str(BIN / "python"), str(ROOT / "manage.py"), "proxy_config"]
-    http, server = (
-        subprocess.run(
-            [*command, "--upstream", upstream, "--part", part],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        for part in ("http", "server")
-    )
-    return http, server
-
-
-# Renewals still running when the load stops (each takes milliseconds) are given this.
-SETTLE = 3.0
-
-
-def stale_files(pages: Path, site: str) -> tuple[int, list[str]]:
+def stale_files(pages: Path, sites: list[str]) -> tuple[int, list[str]]:
     """How many published pages there are at the end of the run, and those that are not
-    the page Django serves now (asked of gunicorn itself, in the page's language; a file
-    whose page is current is the very content in the cache, byte for byte)."""
-    stale = []
+    the page every node serves (each gunicorn asked itself, in the page's language; a
+    current file is the very content in the cache, byte for byte) even ``SETTLE`` seconds
+    later: a renewal still queued behind the last writes is waited for, a file that no
+    write will renew any more is stale."""
     files = sorted(pages.glob("*/**/index.html"))
-    for file in files:
-        language, *parts = file.relative_to(pages).parts[:-1]
-        path = "/" + "".join(f"{part}/" for part in parts)
+    waiting = list(files)
+    deadline = time.monotonic() + SETTLE
+    while True:
+        waiting = [file for file in waiting if _not_current(pages, file, sites)]
+        if not waiting or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    stale = ["/".join(file.relative_to(pages).parts[:-1]) + "/" for file in waiting]
+    return len(files), stale
+
+
+def _not_current(pages: Path, file: Path, sites: list[str]) -> bool:
+    language, *parts = file.relative_to(pages).parts[:-1]
+    path = "/" + "".join(f"{part}/" for part in parts)
+    try:
+        content = file.read_bytes()
+    except FileNotFoundError:
+        return False  # removed since: its next reader publishes it again
+    for site in sites:
         request = urllib.request.Request(
             f"{site}{path}", headers={"Cookie": f"django_language={language}"}
         )
@@ -353,9 +162,9 @@ def stale_files(pages: Path, site: str) -> tuple[int, list[str]]:
                 current = response.read()
         except OSError:
             current = None
-        if current != file.read_bytes():
-            stale.append(f"{language}{path}")
-    return len(files), stale
+        if current != content:
+            return True
+    return False
 
 
 def _floor(out: Path, host: str, data: dict[str, Any]) -> tuple[subprocess.Popen, str]:
@@ -381,8 +190,31 @@ def _floor(out: Path, host: str, data: dict[str, Any]) -> tuple[subprocess.Popen
         f"root {pages.resolve()}; try_files /{kind}.html =404; }}"
         for kind in urls
     )
-    port = _free_port()
-    return _nginx(out, port, locations, name="floor"), f"http://127.0.0.1:{port}"
+    port = free_port()
+    return servers.start_nginx(out, port, locations, name="floor"), f"http://127.0.0.1:{port}"
+
+
+def _start_site(
+    args: argparse.Namespace, env: dict[str, str], ports: list[int], nodes: list
+) -> tuple[subprocess.Popen | None, str]:
+    """The site's nodes (gunicorn on ``ports``, appended to ``nodes`` as they start, for
+    the caller to stop) and nginx in front of them unless ``--proxy none``: the proxy
+    and the URL the users are sent to."""
+    for number, port in enumerate(ports, 1):
+        log = args.out / ("gunicorn.log" if len(ports) == 1 else f"gunicorn-{number}.log")
+        nodes.append(servers.start_gunicorn(env, port, args, log))
+    sites = [f"http://127.0.0.1:{port}" for port in ports]
+    if args.published:
+        http, locations = servers.published_proxy(env, sites)
+    elif args.proxy == "nginx":
+        http, locations = servers.proxy_to(ports)
+    else:
+        return None, sites[0]
+    proxy_port = free_port()
+    proxy = servers.start_nginx(args.out, proxy_port, locations, http=http)
+    host = f"http://127.0.0.1:{proxy_port}"
+    wait_http(f"{host}/healthz", 10, proxy)
+    return proxy, host
 
 
 def main() -> None:
@@ -391,7 +223,14 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=2000)
     parser.add_argument("--duration", type=int, default=180, help="measured seconds")
     parser.add_argument("--ramp", type=int, default=60, help="seconds to spawn every user")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn processes")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        help="the site's nodes: gunicorn servers of --workers processes each, behind one "
+        "nginx, sharing the database, Redis and the published pages' folder",
+    )
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn processes (per node)")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
     parser.add_argument(
         "--worker-class", default="gthread", choices=("gthread", "sync"), help="gunicorn's"
@@ -451,17 +290,20 @@ def main() -> None:
     parser.add_argument("--redis-url", help="cache; default: a redis-server of the run's own")
     parser.add_argument("--out", type=Path, default=HERE / "out")
     args = parser.parse_args()
+    if args.nodes > 1 and args.proxy == "none" and not args.published:
+        parser.error("--nodes needs the proxy in front of them (--proxy nginx)")
 
     args.out.mkdir(parents=True, exist_ok=True)
-    database = Database(args.server, args.database)
-    port = _free_port()
-    env = site_env(database.url, "127.0.0.1", f"tanteo-load-{port}")
-    redis = gunicorn = proxy = floor = None
+    database = servers.Database(args.server, args.database)
+    ports = [free_port() for _node in range(args.nodes)]
+    env = servers.site_env(database.url, "127.0.0.1", f"tanteo-load-{ports[0]}")
+    redis = proxy = floor = None
+    nodes: list[subprocess.Popen] = []
     database.create(replace=args.replace)
     try:
         data = args.out / "data.json"
         started = time.monotonic()
-        build_day(env, args.tables, data)
+        servers.build_day(env, args.tables, data)
         print(f"run: championship day built in {time.monotonic() - started:.0f} s")
 
         if args.published:
@@ -469,11 +311,11 @@ def main() -> None:
             shutil.rmtree(published, ignore_errors=True)
             env["PUBLISHED_PAGES_DIR"] = str(published.resolve())
         if args.redis_down:
-            env["REDIS_URL"] = f"redis://127.0.0.1:{_free_port()}/0"  # nobody listens
+            env["REDIS_URL"] = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens
         elif args.redis_url:
             env["REDIS_URL"] = args.redis_url
         else:
-            redis, env["REDIS_URL"] = start_redis()
+            redis, env["REDIS_URL"] = servers.start_redis()
 
         server_env = env
         cpu_dir = args.out / "cpu"
@@ -486,31 +328,8 @@ def main() -> None:
                 "BENCH_CPU_DIR": str(cpu_dir),
                 "PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT)]),
             }
-        gunicorn = subprocess.Popen(
-            [
-                *(str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"),
-                *("--workers", str(args.workers), "--threads", str(args.threads)),
-                *("--worker-class", args.worker_class, "--keep-alive", str(args.keep_alive)),
-                *("--worker-connections", str(args.worker_connections)),
-                *("--error-logfile", str(args.out / "gunicorn.log")),
-            ],
-            env=server_env,
-            cwd=ROOT,
-            start_new_session=True,  # its own process group: _stop ends the workers too
-        )
-        _wait_http(f"http://127.0.0.1:{port}/healthz", 60, gunicorn)
-        host = f"http://127.0.0.1:{port}"
-        if args.published:
-            proxy_port = _free_port()
-            http, locations = _published_proxy(server_env, host)
-            proxy = _nginx(args.out, proxy_port, locations, http=http)
-            host = f"http://127.0.0.1:{proxy_port}"
-            _wait_http(f"{host}/healthz", 10, proxy)
-        elif args.proxy == "nginx":
-            proxy_port = _free_port()
-            proxy = _nginx(args.out, proxy_port, PROXY.format(upstream=port))
-            host = f"http://127.0.0.1:{proxy_port}"
-            _wait_http(f"{host}/healthz", 10, proxy)
+        proxy, host = _start_site(args, server_env, ports, nodes)
+        sites = [f"http://127.0.0.1:{node_port}" for node_port in ports]
 
         tables = args.tables
         if args.floor:
@@ -519,7 +338,7 @@ def main() -> None:
         users = tables + args.spectators
         summary_file = args.out / "summary.json"
         summary_file.unlink(missing_ok=True)
-        load_before = _load()
+        load_before = load_average()
         print(f"run: {users} users against {host}; load average {load_before}")
         locust_env = {
             **env,
@@ -541,7 +360,10 @@ def main() -> None:
         )
         split = machine.Split(
             {
-                "gunicorn": gunicorn.pid,
+                **{
+                    "gunicorn" + (f" {n}" if len(nodes) > 1 else ""): node.pid
+                    for n, node in enumerate(nodes, 1)
+                },
                 "locust": locust.pid,
                 "nginx": proxy.pid if proxy else None,
                 "nginx (floor)": floor.pid if floor else None,
@@ -560,15 +382,14 @@ def main() -> None:
         (args.out / "machine.md").write_text(cores + "\n")
         locust.wait()
         redis = fault.stop() or redis
-        load_after = _load()
+        load_after = load_average()
         if not summary_file.exists():
             raise SystemExit("run.py: Locust wrote no summary")
         summary = json.loads(summary_file.read_text())
         summary["load_average"] = {"before": load_before, "after": load_after}
         summary["faults"] = fault.done
         if args.published:
-            time.sleep(SETTLE)
-            count, stale = stale_files(published / "pages", f"http://127.0.0.1:{port}")
+            count, stale = stale_files(published / "pages", sites)
             summary["published"] = {"files": count, "stale": stale}
         summary_file.write_text(json.dumps(summary, indent=1))
         row = _row(summary, args, load_before, load_after)
@@ -596,10 +417,11 @@ def main() -> None:
             (args.out / "cpu.md").write_text(spent + "\n")
             print(f"\nDjango's work per kind of request (the measured window):\n{spent}")
     finally:
-        _stop(floor)
-        _stop(proxy)
-        _stop(gunicorn)
-        _stop(redis)
+        stop(floor)
+        stop(proxy)
+        for node in nodes:
+            stop(node)
+        stop(redis)
         if not args.keep:
             database.drop()
 

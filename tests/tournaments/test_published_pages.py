@@ -6,11 +6,7 @@ renews their cache keys; the proxy's rules choose the language as Django does.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import socket
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -30,6 +26,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 
+from tests.conftest import start_nginx
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.test_page_cache import _league, _warm
 from tournaments.live import announce, pagecache, published, topics
@@ -540,41 +537,37 @@ def test_each_part_of_the_configuration_alone(transactional_db, pages):
     assert 'add_header Content-Security-Policy "' in server and "object-src 'none'" in server
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@pytest.mark.page_cache
+def test_several_nodes_share_the_requests_the_files_do_not_answer(transactional_db, pages):
+    """One ``--upstream`` per node: nginx sends them the requests in turn
+    (docs/configuration.md, "Several nodes"); an address it cannot balance on is a
+    sentence, not a configuration nginx refuses later."""
+    out = StringIO()
+    nodes = ["http://10.0.0.1:8000", "http://web:8000"]
+    call_command("proxy_config", upstream=nodes, stdout=out)
+    printed = out.getvalue()
+    assert "upstream tanteo_nodes {\n    server 10.0.0.1:8000;\n    server web:8000;\n}" in printed
+    assert "proxy_pass http://tanteo_nodes;" in printed
+
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in printed
+    # Behind a TLS proxy (the compose file's nginx): what that proxy said is passed on.
+    out = StringIO()
+    call_command("proxy_config", upstream=nodes, forwarded_proto="incoming", stdout=out)
+    assert "proxy_set_header X-Forwarded-Proto $http_x_forwarded_proto;" in out.getvalue()
+
+    with pytest.raises(CommandError, match=r"http://host:puerto.*http://10\.0\.0\.3:8000/site/"):
+        call_command("proxy_config", upstream=[*nodes, "http://10.0.0.3:8000/site/"])
 
 
 @pytest.fixture
 def nginx(live_server, pages, tmp_path, settings):
     """nginx on a port of its own, configured by ``proxy_config``, in front of the live
     server."""
-    if shutil.which("nginx") is None:
-        pytest.skip("nginx is not installed (apt-get install nginx-light)")
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
     http = _configuration(live_server.url, part="http")
     server = _configuration(live_server.url, part="server")
-    home = tmp_path / "nginx"
-    (home / "tmp").mkdir(parents=True)
-    port = _free_port()
-    # As root, nginx's workers would be nobody, who cannot read the test's folders.
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    (home / "nginx.conf").write_text(
-        f"{user}daemon off; pid {home}/nginx.pid; error_log {home}/error.log warn;\n"
-        "events { worker_connections 64; }\n"
-        f"http {{ access_log off; client_body_temp_path {home}/tmp; "
-        f"proxy_temp_path {home}/tmp;\n{http}\n"
-        f"server {{ listen 127.0.0.1:{port};\n{server}\n}} }}\n"
-    )
-    process = subprocess.Popen(["nginx", "-c", str(home / "nginx.conf"), "-p", str(home)])
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    process, url = start_nginx(tmp_path / "nginx", http, server)
+    yield url
     process.terminate()
     process.wait(10)
 

@@ -15,6 +15,13 @@ put the file in place, then read the topics' versions again and delete the file 
 changed since the page was rendered. A bump before that last read is seen by it; a bump
 after it withdraws a registration already made.
 
+Every thread of every process of every node shares the folder, and registers and
+withdraws one topic's folder at the same moments: a registration is made again until it
+is seen at its folder's path (:func:`_enter`), and a topic's folder is made with its first
+registration in it (in ``<dir>/making``, then renamed into place), so neither a folder
+withdrawn as a page registers nor one being made loses or fails a registration
+(tests/tournaments/test_published_races.py).
+
 The proxy's rules (which requests may get a file, in which language, with which
 headers) are generated from the settings by ``manage.py proxy_config``, so they choose
 as Django chooses; every other request goes to Django (docs/architecture.md).
@@ -22,12 +29,12 @@ as Django chooses; every other request goes to Django (docs/architecture.md).
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
 import re
 import shutil
-import threading
 import time
 import uuid
 from collections.abc import Iterable
@@ -109,24 +116,92 @@ def register(relative: str, topics: Iterable[str], code: str) -> None:
     _cleared_for(str(root), code)
     name = relative.replace("/", "~")
     for topic in topics:
-        folder = _topic_folder(root, topic)
-        for _attempt in range(3):
-            folder.mkdir(parents=True, exist_ok=True)
-            try:
-                os.close(os.open(folder / name, os.O_CREAT | os.O_WRONLY, 0o644))
-                break
-            except FileNotFoundError:
-                continue  # the folder was withdrawn meanwhile: in a new one
+        _enter(_topic_folder(root, topic), name)
+
+
+# A registration whose folder is withdrawn under it is made again. Each try lost means a
+# withdrawal of that topic happened within a few system calls: on a busy day one in
+# thousands is tried twice. Past this many, the page is not published (logged).
+REGISTER_ATTEMPTS = 100
+
+
+def _enter(folder: Path, name: str) -> None:
+    """Put the registration ``name`` in the topic's ``folder``, which any thread of any
+    process (every node shares the folder) may be withdrawing or making meanwhile.
+
+    It returns only once the registration was seen at the folder's path after it was
+    made: then every withdrawal from that moment on takes it. A file created in a folder
+    looked up just before its withdrawal lands in the journal, maybe after the withdrawal
+    listed it (and is deleted with the journal), so it is made again in the new folder.
+    A withdrawal before that moment followed a bump the writer sees when it reads the
+    versions again (``pagecache``).
+    """
+    entry = folder / name
+    for _attempt in range(REGISTER_ATTEMPTS):
+        try:
+            os.close(os.open(entry, os.O_CREAT | os.O_WRONLY, 0o644))
+        except FileNotFoundError:
+            if _make_folder(folder, name):
+                return
+            continue
+        if os.path.lexists(entry):
+            return
+    raise OSError(errno.EAGAIN, "the topic kept being withdrawn as the page registered", entry)
+
+
+def _make_folder(folder: Path, name: str) -> bool:
+    """Make the topic's ``folder`` with the registration ``name`` already in it, or
+    False if another process made one meanwhile (the caller registers in it).
+
+    Made aside and renamed into place whole, a topic's folder never exists empty: a
+    withdrawal cannot take it from under the registration it was made for, so each try
+    either registers or finds the folder another one made.
+    """
+    spare = _mkdir(folder.parent.parent / "making" / uuid.uuid4().hex)
+    try:
+        os.close(os.open(spare / name, os.O_CREAT | os.O_WRONLY, 0o644))
+        _mkdir(folder.parent)
+        os.rename(spare, folder)
+        return True
+    except OSError as error:
+        if error.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+            raise
+        return False
+    finally:
+        shutil.rmtree(spare, ignore_errors=True)
+
+
+def _mkdir(folder: Path) -> Path:
+    """Make ``folder`` and its parents, unless there. Unlike ``Path.mkdir(exist_ok=True)``,
+    a folder found there and then renamed away (withdrawn) is no error: the caller's next
+    step in it finds it missing and tries again."""
+    try:
+        os.mkdir(folder)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:
+        _mkdir(folder.parent)
+        _mkdir(folder)
+    return folder
 
 
 def place(relative: str, content: bytes) -> Path:
     """Put the page in place (whole: readers see the old file or the new one)."""
     target = _root() / "pages" / relative
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.with_name(f".{PAGE_FILE}.{os.getpid()}.{threading.get_ident()}")
-    temp.write_bytes(content)
-    os.replace(temp, target)
-    return target
+    # Unique across the nodes sharing the folder, whose process and thread ids may be equal.
+    temp = target.with_name(f".{PAGE_FILE}.{uuid.uuid4().hex}")
+    attempts = 3
+    while True:
+        _mkdir(target.parent)
+        try:
+            temp.write_bytes(content)
+            os.replace(temp, target)
+            return target
+        except FileNotFoundError:
+            # Its folder went with the pages of another release (_cleared_for).
+            attempts -= 1
+            if not attempts:
+                raise
 
 
 def exists(relative: str) -> bool:
@@ -150,7 +225,17 @@ class Renewal:
 
     def done(self) -> None:
         for journal in self.journals:
-            shutil.rmtree(journal, ignore_errors=True)
+            _remove_journal(journal)
+
+
+def _remove_journal(journal: Path) -> None:
+    # A registration made in the folder just as it was withdrawn may land in the journal
+    # as it is removed (``_enter`` makes it again in the new folder): removed with it, or
+    # the journal would be taken for an unfinished renewal later (``_recover``).
+    for _attempt in range(10):
+        shutil.rmtree(journal, ignore_errors=True)
+        if not os.path.lexists(journal):
+            return
 
 
 # Longer than any write takes to render its pages again, even on a busy day.
@@ -172,7 +257,7 @@ def _recover(root: Path) -> None:
                 remove(entry.name.replace("~", "/"))
         except FileNotFoundError:
             continue  # recovered by another process
-        shutil.rmtree(journal.path, ignore_errors=True)
+        _remove_journal(Path(journal.path))
 
 
 def withdraw(topics: Iterable[str]) -> Renewal:
@@ -185,7 +270,7 @@ def withdraw(topics: Iterable[str]) -> Renewal:
     root = _root()
     try:
         _recover(root)
-        (root / "renewing").mkdir(parents=True, exist_ok=True)
+        _mkdir(root / "renewing")
     except OSError:
         logger.exception("published: could not recover the renewals left unfinished")
     for topic in topics:

@@ -22,7 +22,7 @@ with are those Django sends with the same page, read from its answer to ``/``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -90,11 +90,51 @@ def page_headers(headers: Mapping[str, str]) -> list[tuple[str, str]]:
     return [(name, value) for name, value in headers.items() if name.lower() not in _OWN_HEADERS]
 
 
-def nginx(*, pages: str, upstream: str, headers: Iterable[tuple[str, str]]) -> dict[str, str]:
+# The nodes behind the proxy, when there are several.
+UPSTREAM_NAME = "tanteo_nodes"
+_NODE = re.compile(
+    r"^http://(?P<server>[A-Za-z0-9.\-]+:[0-9]{1,5}|\[[0-9A-Fa-f:.]+\]:[0-9]{1,5})/?$"
+)
+
+
+class BadUpstream(ValueError):
+    """A node's address the proxy cannot balance on (``http://host:port`` expected)."""
+
+
+def _nodes(upstreams: Sequence[str]) -> tuple[str, str]:
+    """What ``proxy_pass`` names, and the ``upstream`` block it needs (empty for one node,
+    passed as given: a URL with a path or https works as before)."""
+    if len(upstreams) == 1:
+        return upstreams[0], ""
+    servers = []
+    for upstream in upstreams:
+        found = _NODE.match(upstream)
+        if found is None:
+            raise BadUpstream(upstream)
+        servers.append(f"    server {found['server']};")
+    block = f"upstream {UPSTREAM_NAME} {{\n" + "\n".join(servers) + "\n}\n"
+    return f"http://{UPSTREAM_NAME}", block
+
+
+# What the site is told of the scheme its reader used (``X-Forwarded-Proto``): nginx's own
+# (it terminates TLS), or what a TLS proxy in front of it said (the compose file's).
+FORWARDED_PROTO = {"scheme": "$scheme", "incoming": "$http_x_forwarded_proto"}
+
+
+def nginx(
+    *,
+    pages: str,
+    upstreams: Sequence[str],
+    headers: Iterable[tuple[str, str]],
+    forwarded_proto: str = "scheme",
+) -> dict[str, str]:
     """The nginx configuration: ``http``, the maps (for nginx's http block) and
     ``server``, the locations (for the site's server block), serving ``pages``
-    (``PUBLISHED_PAGES_DIR``/pages) and proxying the rest to ``upstream``
-    (``http://127.0.0.1:8000``)."""
+    (``PUBLISHED_PAGES_DIR``/pages) and proxying the rest to ``upstreams``
+    (``http://127.0.0.1:8000``; several nodes, each ``http://host:port``, in turn: every
+    node publishes into the same folder, docs/architecture.md), telling them the scheme
+    as ``forwarded_proto`` says (``FORWARDED_PROTO``)."""
+    upstream, block = _nodes(upstreams)
     cookies = "\n".join(f'    "{pattern}" {value};' for pattern, value in cookie_patterns())
     key = "|".join(
         [
@@ -110,7 +150,7 @@ def nginx(*, pages: str, upstream: str, headers: Iterable[tuple[str, str]]) -> d
         f"            add_header {name} {_quoted(value)} always;" for name, value in headers
     )
     http = f"""\
-map $http_accept_language $tanteo_accept {{
+{block}map $http_accept_language $tanteo_accept {{
     default "";
     "" {settings.LANGUAGE_CODE};
     "~{accept_language_pattern()}" $tanteo_accepted;
@@ -137,7 +177,7 @@ map "{key}" $tanteo_page {{
             proxy_pass {upstream};
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Proto {FORWARDED_PROTO[forwarded_proto]};
             proxy_read_timeout 120s;
         }}
 """
