@@ -21,6 +21,9 @@ one taking entries.
   finished weeks ago, one chico a match, a Swiss of three rounds each, by the Abierto's
   people and the Casal's (``past.py``): with them, those people have the five rated
   matches the leaderboards ask (``/ratings/argentine/``, ``/ratings/catalan/``).
+- *Torneo Sin Árbitros de Sants* (``sin_arbitros.py``): sixteen pairs and no referee, the
+  results typed at the desk, reported and confirmed by the teams, one disputed, one match
+  kept on a player's phone.
 - *Liga de Invierno* (``invierno.py``): a draft.
 
 One module per championship, each with its ``build``; this module composes them
@@ -47,6 +50,7 @@ from tournaments.demo import (
     league,
     otono,
     primavera,
+    sin_arbitros,
     tardor,
 )
 from tournaments.demo.table import play_hand, play_match_hands, referees
@@ -70,6 +74,7 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         league.SLUG: functools.partial(league.build, play=play_match_hands),
         circuit.FINAL_SLUG: functools.partial(circuit.build, play=play_match_hands),
         gallo.SLUG: gallo.build,
+        sin_arbitros.SLUG: sin_arbitros.build,
         # After the Abierto and the Casal, whose people they enter again.
         otono.SLUG: otono.build,
         tardor.SLUG: tardor.build,
