@@ -7,6 +7,7 @@ from django.views.decorators.cache import cache_page
 from config.urls import handler400  # noqa: F401  (handler400: the site's)
 from config.urls import urlpatterns as site
 from tournaments.web.public import championships as public
+from tournaments.web.public import matches
 
 baseline = cache_page(3600)
 
@@ -15,6 +16,6 @@ urlpatterns = [
         "cache_page/c/<slug:slug>/stages/<int:stage_id>/standings/",
         baseline(public.standings.uncached),
     ),
-    path("cache_page/c/<slug:slug>/matches/<int:match_id>/", baseline(public.match.uncached)),
+    path("cache_page/c/<slug:slug>/matches/<int:match_id>/", baseline(matches.match.uncached)),
     path("", include(site)),
 ]

@@ -24,7 +24,7 @@ from tests.tournaments.factories import StaffFactory
 from tests.tournaments.test_gallo_tables import engine_places, gallo_championship
 from tournaments.demo import play_match_hands
 from tournaments.entries import services as entry_services
-from tournaments.io import exports
+from tournaments.io import audit_exports, exports
 from tournaments.models import Match, MatchConfirmation
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
@@ -166,7 +166,7 @@ def test_the_exports_give_the_third_players_hands_and_audit(table, referee):
     last = table.hands.order_by("number").last()
     result_services.hand_remove(hand=last, removed_by=referee, reason="Repetida")
     changes = result_selectors.championship_revisions(championship=championship)
-    audit = "".join(exports.export_audit(championship, changes)).lstrip("\ufeff")
+    audit = "".join(audit_exports.export_audit(championship, changes)).lstrip("\ufeff")
     assert {r["team_c"] for r in csv.DictReader(io.StringIO(audit))} == {table.team_c.name}
 
 

@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.championships.services import NewTeam, teams_create_many
 from tournaments.circuits import selectors
 from tournaments.circuits.ranking import people_key
-from tournaments.entries.services import team_act_log
+from tournaments.entries.audit import team_act_log
 from tournaments.models import (
     Championship,
     Circuit,

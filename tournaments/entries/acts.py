@@ -30,7 +30,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.services import lock_championship
-from tournaments.entries.services import entry_refused_error, entry_withdraw, team_act_log
+from tournaments.entries.audit import team_act_log
+from tournaments.entries.services import entry_refused_error, entry_withdraw
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Championship,

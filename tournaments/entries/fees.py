@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.entries import money
-from tournaments.entries.services import team_act_log
+from tournaments.entries.audit import team_act_log
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, TeamAct
 

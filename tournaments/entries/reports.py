@@ -33,7 +33,7 @@ from tournaments.entries.acts import (
     link_confirm,
     link_dispute,
 )
-from tournaments.entries.services import team_act_log
+from tournaments.entries.audit import team_act_log
 from tournaments.errors import TournamentError
 from tournaments.models import Match, MatchConfirmation, Team, TeamAct, TeamLink
 from tournaments.results.services import match_result_report, result_check, result_text

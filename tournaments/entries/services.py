@@ -33,6 +33,7 @@ from tournaments.championships.services import (
 )
 from tournaments.championships.words import words
 from tournaments.entries import money
+from tournaments.entries.audit import team_act_log
 from tournaments.entries.form_keys import form_fingerprint, repeated_entry
 from tournaments.entries.link_selectors import LINK_SALT, championship_started, link_by_token
 from tournaments.entries.selectors import entries_closed_problem
@@ -42,7 +43,6 @@ from tournaments.models import (
     Championship,
     Entry,
     EntryPolicy,
-    Match,
     Team,
     TeamAct,
     TeamLink,
@@ -50,28 +50,6 @@ from tournaments.models import (
 from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
 from tournaments.text import line_problems, paragraph
-
-
-def team_act_log(
-    *,
-    team: Team,
-    action: str,
-    via: str,
-    by: AbstractBaseUser | None = None,
-    match: Match | None = None,
-    detail: str = "",
-) -> TeamAct:
-    """Write one act on ``team`` to its championship's audit log."""
-    return TeamAct.objects.create(
-        championship_id=team.championship_id,
-        team=team,
-        team_name=team.name,
-        match=match,
-        action=action,
-        via=via,
-        by=by if by is not None and by.is_authenticated else None,
-        detail=detail,
-    )
 
 
 def promote_waiting(

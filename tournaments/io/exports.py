@@ -25,10 +25,10 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
-from tournaments.models import Championship, Hand, HandRevision, Match, TeamAct
+from tournaments.models import Championship, Hand, Match
 from tournaments.ratings import statistics_selectors
 from tournaments.results import records
 from tournaments.stages import registry
@@ -205,7 +205,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
 
     def rows() -> Iterator[list[Any]]:
         for m in matches.iterator(chunk_size=CHUNK_SIZE):
-            third = _third(m, m.chicos_c, m.tantos_c) if three else []
+            third = third_cells(m, m.chicos_c, m.tantos_c) if three else []
             yield [
                 m.pk,
                 registry.stage_name(m.stage),
@@ -213,7 +213,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.group.name if m.group else "",
                 m.bracket_id,
                 m.table,
-                _local(m.scheduled_at, zone),
+                local_moment(m.scheduled_at, zone),
                 m.team_a.name,
                 m.team_b.name if m.team_b else "",
                 m.status,
@@ -227,7 +227,7 @@ def export_matches(championship: Championship) -> Iterator[str]:
                 m.reason_text,
                 m.round.name_in(m.stage),
                 1 if m.is_provisional else 0,
-                _local(m.confirmed_at, zone),
+                local_moment(m.confirmed_at, zone),
                 *third,
                 m.recorded,
             ]
@@ -238,14 +238,14 @@ def export_matches(championship: Championship) -> Iterator[str]:
     return csv_lines(header, rows())
 
 
-def _third(match: Match, *figures: Any) -> list[Any]:
+def third_cells(match: Match, *figures: Any) -> list[Any]:
     """A gallo championship's last cells: the third player and his ``figures``, or blanks."""
     if match.team_c_id is None:
         return [""] * (1 + len(figures))
     return [match.team_c.name, *figures]
 
 
-def _match_contexts(championship: Championship) -> dict[int, Match]:
+def match_contexts(championship: Championship) -> dict[int, Match]:
     """Every played match with its teams' players: one entry per match, not per hand."""
     members = MEMBERS_IN_ORDER
     matches = (
@@ -260,7 +260,7 @@ def _match_contexts(championship: Championship) -> dict[int, Match]:
     return {m.pk: m for m in matches}
 
 
-def _local(moment: datetime.datetime | None, zone: datetime.tzinfo) -> str:
+def local_moment(moment: datetime.datetime | None, zone: datetime.tzinfo) -> str:
     """A stored time as ISO 8601 in the championship's time zone (with its offset)."""
     return moment.astimezone(zone).isoformat() if moment is not None else ""
 
@@ -318,7 +318,7 @@ def export_hands(championship: Championship) -> Iterator[str]:
     zone, three = championship.zone, championship.plays_gallo
 
     def rows() -> Iterator[list[Any]]:
-        contexts = _match_contexts(championship)
+        contexts = match_contexts(championship)
         renames: dict[int, dict[str, str]] = {}
         hands = (
             Hand.objects.filter(match__stage__championship=championship)
@@ -344,115 +344,17 @@ def export_hands(championship: Championship) -> Iterator[str]:
                 hand.score_b,
                 hand.status,
                 hand.recorded_by.get_username() if hand.recorded_by else "",
-                _local(hand.recorded_at, zone),
+                local_moment(hand.recorded_at, zone),
                 json.dumps(record, ensure_ascii=False, separators=(",", ":")),
                 names.get(mano, mano),
-                _local(hand.corrected_at, zone),
-                *(_third(match, hand.points_c, hand.score_c) if three else ()),
+                local_moment(hand.corrected_at, zone),
+                *(third_cells(match, hand.points_c, hand.score_c) if three else ()),
             ]
 
     header = [*HAND_COLUMNS, *(("team_c", "points_c", "score_c") if three else ())]
     return csv_lines(header, rows())
 
 
-AUDIT_COLUMNS = [
-    "at",
-    "stage",
-    "round",
-    "match",
-    "team_a",
-    "team_b",
-    "hand",
-    "action",
-    "side",
-    "by",
-    "reason",
-    "before",
-    "after",
-]
-
-
-def export_audit(championship: Championship, changes: QuerySet[HandRevision]) -> Iterator[str]:
-    """The audit log's ``changes`` (``results.selectors.championship_revisions``, with the
-    page's filters), newest first: when, in the championship's time zone like every other
-    export (:func:`_local`), and each hand before and after with its players named as in
-    the hands export (:func:`record_names`, :func:`with_names`); a gallo's, ``team_c``."""
-    zone, three = championship.zone, championship.plays_gallo
-
-    def rows() -> Iterator[list[Any]]:
-        contexts = _match_contexts(championship)
-        renames: dict[int, dict[str, str]] = {}
-        for r in changes.iterator(chunk_size=CHUNK_SIZE):
-            match = r.match
-            if match.pk not in renames:
-                played = contexts.get(match.pk)
-                renames[match.pk] = record_names(played) if played is not None else {}
-            names = renames[match.pk]
-            yield [
-                _local(r.at, zone),
-                registry.stage_name(match.stage),
-                match.round.label or match.round.number,
-                match.pk,
-                match.team_a.name,
-                match.team_b.name if match.team_b else "",
-                r.number or "",
-                r.action,
-                r.side,
-                r.by.get_username() if r.by else "",
-                r.reason,
-                _json(with_names(r.before, names)),
-                _json(with_names(r.after, names)),
-                *(_third(match) if three else ()),
-            ]
-
-    return csv_lines([*AUDIT_COLUMNS, *(("team_c",) if three else ())], rows())
-
-
-TEAM_ACT_COLUMNS = [
-    "at",
-    "action",
-    "team",
-    "via",
-    "by",
-    "match",
-    "stage",
-    "round",
-    "detail",
-]
-
-
-def export_team_acts(championship: Championship, acts: QuerySet[TeamAct]) -> Iterator[str]:
-    """The teams' audit log (``results.selectors.championship_team_acts``, with the page's
-    filters), newest first: when (in the championship's time zone), the act's key, the
-    team's name as it was, the way in (``form``, ``link``, ``organiser``, ``api``), the
-    user (empty for a team acting through its link or form), the match it concerns, and
-    the detail (a withdrawal's reason, a dispute's comment, the stages checked in)."""
-    zone = championship.zone
-
-    def rows() -> Iterator[list[Any]]:
-        for act in acts.iterator(chunk_size=CHUNK_SIZE):
-            match = act.match
-            yield [
-                _local(act.at, zone),
-                act.action,
-                act.team_name,
-                act.via,
-                act.by.get_username() if act.by else "",
-                match.pk if match else "",
-                registry.stage_name(match.stage) if match else "",
-                (match.round.label or match.round.number) if match else "",
-                act.detail,
-            ]
-
-    return csv_lines(TEAM_ACT_COLUMNS, rows())
-
-
-def _json(value: Any) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-# The statistics' columns after ``kind`` and ``name``: the sums of docs/csv.md, in the
-# order the statistics' totals hold them (one list, not two to keep in step).
 STATISTICS_SUMS = [field.name for field in dataclasses.fields(statistics_selectors.Totals)]
 STATISTICS_COLUMNS = ["kind", "team", "player", "person", *STATISTICS_SUMS]
 

@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments.championships import selectors as championship_selectors
-from tournaments.io import exports
+from tournaments.io import audit_exports
 from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
@@ -314,7 +314,7 @@ def audit_csv(request: HttpRequest, slug: str) -> HttpResponse:
     championship = _championship(request, slug)
     _form, changes = _audit(request, championship)
     response = StreamingHttpResponse(
-        exports.export_audit(championship, changes), content_type="text/csv; charset=utf-8"
+        audit_exports.export_audit(championship, changes), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{championship.slug}-audit.csv"'
     return response
@@ -327,7 +327,7 @@ def audit_teams_csv(request: HttpRequest, slug: str) -> HttpResponse:
     championship = _championship(request, slug)
     _form, acts = _team_acts(request, championship)
     response = StreamingHttpResponse(
-        exports.export_team_acts(championship, acts), content_type="text/csv; charset=utf-8"
+        audit_exports.export_team_acts(championship, acts), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{championship.slug}-audit-teams.csv"'
     return response
