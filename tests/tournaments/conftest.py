@@ -69,8 +69,8 @@ def make_teams(db) -> Callable[..., list[Team]]:
 def referee(db) -> Iterator[Any]:
     """A referee of every championship of the test: on the list of each one there is and
     each one made later. Most tests need someone who may record hands, not the list's
-    rule (a referee acts only where he is on it: tests/tournaments/test_championship_day.py
-    and tests/referees/test_hand_write_rules.py try that rule)."""
+    rule (a referee acts only where he is on it: tests/tournaments/championship_day/
+    test_referee_assignment.py and tests/referees/test_hand_write_rules.py try that rule)."""
     user = RefereeFactory()
 
     def listed(sender: Any, instance: Championship, created: bool, **kwargs: Any) -> None:

@@ -1,5 +1,6 @@
 """A championship's time zone: set by the organiser (form, API), checked, used by pages
-and exports (tests/tournaments/test_csv_import_export.py, test_public_pages.py)."""
+and exports (tests/tournaments/test_csv_import_export.py,
+public_pages/test_board_and_round_pages.py)."""
 
 from __future__ import annotations
 
