@@ -10,7 +10,10 @@ and the periodic ``repair_standings`` catches up on whatever a failed publish le
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
+from collections.abc import Callable, Iterator
 
 from celery import shared_task
 from django.db import transaction
@@ -59,11 +62,32 @@ def rate_match(match_id: int) -> int:
     return rating_services.rating_update(match=match)
 
 
+# Set while a batch of results is loaded whose ratings are rebuilt once at its end
+# (:func:`ratings_deferred`): no match is rated on its own meanwhile.
+_ratings_deferred: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "ratings_deferred", default=False
+)
+
+
 def rate_match_on_commit(*, match_id: int) -> None:
     """Queue :func:`rate_match` once the current transaction commits, never failing the
     result (as :func:`refresh_standings_on_commit`; ``manage.py ratings_rebuild`` repairs
-    what a lost publish left)."""
-    transaction.on_commit(lambda: _publish_safely(rate_match, match_id, what="match"))
+    what a lost publish left); once per match however often it changed meanwhile."""
+    if _ratings_deferred.get():
+        return
+    _on_commit_once(("rate", match_id), lambda: _publish_safely(rate_match, match_id, what="match"))
+
+
+@contextlib.contextmanager
+def ratings_deferred() -> Iterator[None]:
+    """Rate nothing match by match inside the block, then rebuild every family's ratings
+    once from the stored results (the demo's load: the same ratings, in one pass)."""
+    token = _ratings_deferred.set(True)
+    try:
+        yield
+    finally:
+        _ratings_deferred.reset(token)
+    rating_services.ratings_rebuild()
 
 
 @shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True)
@@ -93,7 +117,29 @@ def refresh_standings_on_commit(*, stage_id: int) -> None:
     raises: a failure is logged, naming the stage, and left to ``repair_standings``.
     Without a broker the refresh runs here, after the commit (eager mode).
     """
-    transaction.on_commit(lambda: _publish_safely(refresh_standings, stage_id))
+    _on_commit_once(("standings", stage_id), lambda: _publish_safely(refresh_standings, stage_id))
+
+
+def _on_commit_once(key: tuple, callback: Callable[[], None]) -> None:
+    """Run ``callback`` once the current transaction commits, unless the same ``key`` is
+    already waiting in it: a stage's refresh asked by every hand of a batch (an import,
+    the demo) runs once, after them all, and reads them all. Outside a transaction it runs
+    at once, as ``on_commit`` does."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        for _savepoints, waiting, _robust in connection.run_on_commit:
+            # A callback already run (tests run them inside the test's transaction)
+            # does not stand for this one.
+            if getattr(waiting, "tanteo_key", None) == key and not waiting.tanteo_done:
+                return
+
+    def once() -> None:
+        once.tanteo_done = True  # type: ignore[attr-defined]
+        callback()
+
+    once.tanteo_key = key  # type: ignore[attr-defined]
+    once.tanteo_done = False  # type: ignore[attr-defined]
+    transaction.on_commit(once)
 
 
 def _publish_safely(task, object_id: int, *, what: str = "stage") -> None:

@@ -41,6 +41,7 @@ import functools
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import tasks
 from tournaments.demo import (
     abierto,
     casal,
@@ -79,22 +80,24 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         otono.SLUG: otono.build,
         tardor.SLUG: tardor.build,
     }
-    for slug, build in builders.items():
-        # A demo of several championships (the circuit) is known by one of them, and
-        # names each of them, one line each.
-        existing = (
-            circuit.championships()
-            if slug == circuit.FINAL_SLUG
-            else list(Championship.objects.filter(slug=slug))
-        )
-        if existing:
-            outcome += [(championship.name, False) for championship in existing]
-            continue
-        with transaction.atomic():
-            built = build(today, referees())
-        for championship in built if isinstance(built, list) else [built]:
-            for stage in championship.stages.select_related("championship"):
-                standing_services.standings_refresh(stage=stage)
-            outcome.append((championship.name, True))
+    # The demo's matches are rated once, at the end (tasks.ratings_deferred).
+    with tasks.ratings_deferred():
+        for slug, build in builders.items():
+            # A demo of several championships (the circuit) is known by one of them, and
+            # names each of them, one line each.
+            existing = (
+                circuit.championships()
+                if slug == circuit.FINAL_SLUG
+                else list(Championship.objects.filter(slug=slug))
+            )
+            if existing:
+                outcome += [(championship.name, False) for championship in existing]
+                continue
+            with transaction.atomic():
+                built = build(today, referees())
+            for championship in built if isinstance(built, list) else [built]:
+                for stage in championship.stages.select_related("championship"):
+                    standing_services.standings_refresh(stage=stage)
+                outcome.append((championship.name, True))
     outcome.append(invierno.build(today))
     return outcome

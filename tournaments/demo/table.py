@@ -61,16 +61,20 @@ def play_match_hands(rng: random.Random, match: Match, winner: str | None = None
     ``winner`` ("A" or "B"), the walk is replayed until that side wins, so the demo
     favourites mostly go through (the organiser's seeds mean something).
     """
-    base = records.match_record(match, [])
+    head = records.match_head(match)
     entries: list[dict] = []
     for _ in range(50):
         entries = []
-        scored = scoring.score_match_result(base)
-        while scored.next is not None and len(entries) < MAX_HANDS:
+        # Each hand scored from the state the hands before it left (no replay of the match).
+        state = None
+        upcoming = scoring.MatchState.start(list(head["teams"])).next_hand(head)
+        while upcoming is not None and len(entries) < MAX_HANDS:
             # The demo's tables are redondo only (pairs, and Catalan squads of three).
-            entries.append(play_hand(rng, dict(scored.next.record or {})))
-            scored = scoring.score_match_result({**base, "hands": entries})
-        if winner is None or scored.winner == winner:
+            entry = play_hand(rng, dict(upcoming.record or {}))
+            entries.append(entry)
+            _scored, state = scoring.score_next_hand(head, state, entry)
+            upcoming = state.next_hand(head)
+        if winner is None or (state is not None and state.winner == winner):
             return entries
     return entries
 
