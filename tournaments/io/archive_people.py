@@ -34,7 +34,7 @@ def likely_known(
     typed = [PersonDetails(name=p["name"], club=p.get("club", "")) for p in people]
     found: dict[Any, dict[int, Person]] = {}
     for user in organisers:
-        matches = people_selectors.person_likely_matches(typed, user=user)
+        matches = people_selectors.person_likely_matches(typed, user=user, championships=False)
         for row, theirs in zip(people, matches, strict=True):
             if theirs:
                 found.setdefault(row["id"], {}).update((p.pk, p) for p in theirs)
