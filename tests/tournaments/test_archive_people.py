@@ -211,3 +211,16 @@ def test_a_person_who_resembles_nobody_is_just_new(archive, world, tmp_path):
     assert Person.objects.count() == before + len(ARCHIVED)
     assert sorted(_imported()) == sorted(name for name, _club in ARCHIVED)
     assert pau.players.count() == 1
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("es", "1 persona puede ser alguien ya registrado"),
+        ("ca", "1 persona pot ser algú ja registrat"),
+    ],
+)
+def test_the_count_speaks_the_organisers_language(archive, world, tmp_path, language, words):
+    with translation.override(language):
+        out = _command(archive, tmp_path, "pere")
+    assert words in out
