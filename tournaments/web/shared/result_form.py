@@ -31,10 +31,19 @@ def chico_slots(match: Match) -> int:
 
 class ResultForm(forms.Form):
     """Each chico's score by side (``c1_A``, ``c1_B``...), the chico's winner where two
-    sides of a table of three reach the target together (``c1_winner``), and a reason
-    when the organiser corrects a result (``with_reason``)."""
+    sides of a table of three reach the target together (``c1_winner``), a reason when
+    the organiser corrects a result (``with_reason``), and who won the match when a team
+    reports it (``with_winner``: the engine checks it against the chicos, so that scores
+    typed in each other's column are caught)."""
 
-    def __init__(self, *args: Any, match: Match, with_reason: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        match: Match,
+        with_reason: bool = False,
+        with_winner: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
         self.sides = result_sides(match)
@@ -59,6 +68,13 @@ class ResultForm(forms.Form):
                     choices=[("", "—"), *((side, self.names[side]) for side in self.sides)],
                     required=False,
                 )
+        if with_winner:
+            self.fields["winner"] = forms.ChoiceField(
+                label=_("Who won the match?"),
+                choices=[(side, self.names[side]) for side in self.sides],
+                widget=forms.RadioSelect,
+                error_messages={"required": _("Say who won the match.")},
+            )
         if with_reason:
             self.fields["reason"] = forms.CharField(
                 label=_("Reason"),
@@ -115,6 +131,7 @@ class ResultForm(forms.Form):
                 params={"word": self.word.game},
             )
         data["games"] = games
+        data["winner"] = data.get("winner") or None
         return data
 
     @classmethod
