@@ -171,10 +171,11 @@ def report(request: HttpRequest, team: Team, link: TeamLink) -> ResultForm | Non
             link=link,
         )
     except ValidationError as error:
-        match.refresh_from_db()
-        if match.status != Match.Status.SCHEDULED or error.code in LINK_REFUSALS:
+        offered = {f.match.pk for f in report_selectors.awaiting_report(team=team)}
+        if match.pk not in offered or error.code in LINK_REFUSALS:
             # Not a matter of the scores typed: no form to show them again beside (the
-            # match was reported meanwhile, the link revoked...).
+            # match was reported meanwhile, is not the teams' to report, the link was
+            # revoked...).
             messages.error(request, " ".join(error.messages))
             return None
         add_service_error(form, error)
