@@ -142,3 +142,50 @@ def test_a_team_reports_on_its_phone_the_other_confirms_and_everyone_sees_it(
     assert _wins_and_losses(other, team_b.name) == ("0", "1")
     shoot(other, shots, "report-public-standings")
     assert csp_violations == []
+
+
+def test_a_table_of_three_and_a_catalan_joc_fit_a_phone(
+    browser, live_server, shots, csp_violations
+):
+    """The report of a gallo table (three scores and a chico's winner per row) and of a
+    Catalan match (jocs, in Catalan) on a phone: every box reachable, nothing sideways."""
+    gallo = ChampionshipFactory(
+        name="Gallo de la Barceloneta",
+        status=Championship.Status.RUNNING,
+        scorekeeping=Scorekeeping.RESULTS,
+        rules={"preset": "argentine", "gallo": "por_turno", "target": 15},
+        team_size=1,
+    )
+    for seed, name in enumerate(["Maximiliano Etchegaray", "Rosa", "Juan Ignacio"], 1):
+        TeamFactory(championship=gallo, seed=seed, name=name)
+    stage = stage_services.stage_create(championship=gallo, format="tables_round_robin")
+    (table,) = stage_services.round_generate(stage=stage)
+    catalan = ChampionshipFactory(
+        name="Truc de Sant Andreu",
+        status=Championship.Status.RUNNING,
+        scorekeeping=Scorekeeping.PLAYERS,
+        rules={"preset": "catalan"},
+    )
+    for seed, name in enumerate(["Els de la Colla Vella de Sant Andreu", "Les Manilles"], 1):
+        TeamFactory(championship=catalan, seed=seed, name=name)
+    stage = stage_services.stage_create(championship=catalan, format="round_robin")
+    match = stage_services.round_generate(stage=stage)[0]
+
+    page = _phone(browser, csp_violations)
+    for found, team, language, name in (
+        (table, table.team_c, "es", "report-gallo"),
+        (match, match.team_a, "ca", "report-catalan"),
+    ):
+        token = link_issue(team=team, via="organiser")
+        page.set_extra_http_headers({"Accept-Language": language})
+        url = reverse("tournaments:team_link", args=[found.stage.championship.slug, token])
+        page.goto(live_server.url + url)
+        form = page.locator(f"#report-{found.pk} form")
+        form.wait_for()
+        for box in form.locator("input.score-input, select").all():
+            box.scroll_into_view_if_needed()
+            shape = box.bounding_box()
+            assert shape["x"] >= 0 and shape["x"] + shape["width"] <= PHONE["width"], name
+            assert shape["height"] >= 40, name  # big enough for a thumb
+        shoot(page, shots, name)
+    assert csp_violations == []
