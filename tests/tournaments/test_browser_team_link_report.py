@@ -96,6 +96,9 @@ def test_a_team_reports_on_its_phone_the_other_confirms_and_everyone_sees_it(
     alert.wait_for()
     assert f"{team_a.name} has 31 in chico 1" in alert.inner_text()
     assert page.input_value(f"{field}-c1_A") == "31"
+    # The chico at fault is marked, the others not.
+    assert page.get_attribute(f"{field}-c1_A", "aria-invalid") == "true"
+    assert page.get_attribute(f"{field}-c2_A", "aria-invalid") is None
     assert page.input_value(f"{field}-c3_B") == "12"
     assert page.is_checked(f"#report-{match.pk} label:has-text('{team_a.name}') input")
     assert Match.objects.get(pk=match.pk).status == Match.Status.SCHEDULED

@@ -24,7 +24,6 @@ from tournaments.entries.link_selectors import Answered, Fixture
 from tournaments.entries.reports import link_report
 from tournaments.models import Match, MatchConfirmation, Team, TeamLink
 from tournaments.results.services import result_text
-from tournaments.web.shared.forms import add_service_error
 from tournaments.web.shared.result_form import ResultForm
 
 # Refusals of the team or its link rather than of the result typed.
@@ -178,7 +177,7 @@ def report(request: HttpRequest, team: Team, link: TeamLink) -> ResultForm | Non
             # revoked...).
             messages.error(request, " ".join(error.messages))
             return None
-        add_service_error(form, error)
+        form.add_result_error(error)
         return form
     match.refresh_from_db()
     _say_reported(request, match, answer)

@@ -83,14 +83,29 @@ class ResultForm(forms.Form):
                 help_text=_("Kept in the match's history with your name."),
             )
 
+    # The chico the engine found at fault (its number), marked on its row.
+    fault: int | None = None
+
+    def add_result_error(self, error: ValidationError) -> None:
+        """Show the engine's refusal of the result above the form, and mark the chico it
+        names (``params["index"]``, 0-based) so the eye goes to the row to fix."""
+        params = getattr(error, "params", None) or {}
+        index = params.get("index") if isinstance(params, dict) else None
+        if isinstance(index, int) and 0 <= index < self.slots:
+            self.fault = index + 1
+            for side in self.sides:
+                self.fields[f"c{self.fault}_{side}"].widget.attrs["aria-invalid"] = "true"
+        self.add_error(None, error.messages)
+
     def chico_rows(self) -> list[dict[str, Any]]:
-        """The fields chico by chico, for the template: its number, a field per side and
-        its winner's field at a table of three."""
+        """The fields chico by chico, for the template: its number, a field per side, its
+        winner's field at a table of three, and whether the engine found it at fault."""
         return [
             {
                 "number": number,
                 "scores": [self[f"c{number}_{side}"] for side in self.sides],
                 "winner": self[f"c{number}_winner"] if len(self.sides) == 3 else None,
+                "fault": number == self.fault,
             }
             for number in range(1, self.slots + 1)
         ]
