@@ -13,6 +13,7 @@ from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.entries.services import link_issue, link_revoke
 from tournaments.models import (
     Championship,
+    Entry,
     HandRevision,
     Match,
     MatchConfirmation,
@@ -304,3 +305,17 @@ def test_a_link_revoked_while_the_report_is_on_its_way_reports_nothing(client, m
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED
     assert not _reported()
+
+
+def test_a_team_that_is_out_is_offered_no_report_and_reports_nothing(client, match):
+    Entry.objects.create(
+        championship=match.stage.championship,
+        team=match.team_a,
+        status=Entry.Status.WITHDRAWN,
+        position=1,
+    )
+    url = _url(match.team_a)
+    assert f'id="report-{match.pk}"' not in client.get(url, **EN).content.decode()
+    client.post(url, _report(match, WON_2_1, "A"), **EN)
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED and not _reported()
