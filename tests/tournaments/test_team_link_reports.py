@@ -319,3 +319,13 @@ def test_a_team_that_is_out_is_offered_no_report_and_reports_nothing(client, mat
     client.post(url, _report(match, WON_2_1, "A"), **EN)
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED and not _reported()
+
+
+def test_a_form_sent_incomplete_after_the_other_team_reported_says_why(client, match):
+    url_a, url_b = _url(match.team_a), _url(match.team_b)
+    client.post(url_a, _report(match, WON_2_1, "A"), **EN)
+    # Team B's page was opened before: its form, sent without saying who won.
+    after = client.post(url_b, _report(match, WON_2_1), follow=True, **EN).content.decode()
+    assert "Say who won the match." in after
+    assert f"Reported by {match.team_a.name}: 2–1 (30–25, 18–30, 30–12)" in after
+    assert not MatchConfirmation.objects.filter(match=match, side="B").exists()

@@ -160,7 +160,12 @@ def report(request: HttpRequest, team: Team, link: TeamLink) -> ResultForm | Non
         return None
     form = _form(match, request.POST)
     if not form.is_valid():
-        return form
+        if _offered(team, match):
+            return form
+        # A page opened before the match was reported, sent incomplete: no form to show
+        # it again beside; its sentences, and the page shows the result to answer.
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return None
     try:
         answer = link_report(
             team=team,
@@ -170,8 +175,7 @@ def report(request: HttpRequest, team: Team, link: TeamLink) -> ResultForm | Non
             link=link,
         )
     except ValidationError as error:
-        offered = {f.match.pk for f in report_selectors.awaiting_report(team=team)}
-        if match.pk not in offered or error.code in LINK_REFUSALS:
+        if error.code in LINK_REFUSALS or not _offered(team, match):
             # Not a matter of the scores typed: no form to show them again beside (the
             # match was reported meanwhile, is not the teams' to report, the link was
             # revoked...).
@@ -182,6 +186,11 @@ def report(request: HttpRequest, team: Team, link: TeamLink) -> ResultForm | Non
     match.refresh_from_db()
     _say_reported(request, match, answer)
     return None
+
+
+def _offered(team: Team, match: Match) -> bool:
+    """Whether ``match`` is one the team's page offers to report now."""
+    return match.pk in {f.match.pk for f in report_selectors.awaiting_report(team=team)}
 
 
 def _say_reported(request: HttpRequest, match: Match, answer: MatchConfirmation) -> None:
