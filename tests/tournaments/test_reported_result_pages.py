@@ -158,6 +158,34 @@ def test_a_report_nobody_answered_in_time_waits_on_the_results_to_settle(client,
     assert "Nothing needs you" in client.get(url).content.decode()
 
 
+def _section(page: str, start: str, end: str | None = None) -> str:
+    rest = page[page.index(start) :]
+    return rest[: rest.index(end)] if end else rest
+
+
+def test_a_disputed_or_overdue_result_is_listed_once_where_it_is_settled(client, organiser, match):
+    """Not also among the provisional results, whose "confirm for both sides" beside the
+    dispute would keep a result the other team says is wrong without a word."""
+    url = reverse("organiser:disputes", args=["sin-arbitros"])
+    games = [{"score": {"A": 30, "B": 25}}, {"score": {"A": 30, "B": 2}}]
+    result_services.match_result_report(match=match, side="A", games=games)
+    page = client.get(url).content.decode()
+    assert str(match) in _section(page, "Provisional results")  # waiting for team B
+    Match.objects.filter(pk=match.pk).update(
+        reported_at=timezone.now() - datetime.timedelta(minutes=31)
+    )
+    page = client.get(url).content.decode()
+    assert str(match) in _section(page, 'id="overdue"', "Disputed results")
+    assert str(match) not in _section(page, "Provisional results")
+    result_services.match_dispute(match=match, side="B", comment="We won the first.", by=None)
+    page = client.get(url).content.decode()
+    assert str(match) in _section(page, "Disputed results", "Provisional results")
+    assert str(match) not in _section(page, 'id="overdue"', "Disputed results")
+    assert str(match) not in _section(page, "Provisional results")
+    # Nothing else is provisional, but that one is not confirmed: not "every result is".
+    assert "Every played result is confirmed." not in page
+
+
 def test_the_public_pages_say_who_keeps_the_score_and_who_reported(client, organiser, match):
     result_services.match_result_report(
         match=match, side="B", games=[{"score": {"A": 25, "B": 30}}, {"score": {"A": 2, "B": 30}}]

@@ -360,9 +360,16 @@ def match_for_results(*, user: Any, slug: str, match_id: int) -> tuple[Match, bo
     raise Http404("No such match.")
 
 
-def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
+def provisional_matches(*, championship: Championship, now: Any = None) -> QuerySet[Match]:
     """The championship's played results that are still provisional (not confirmed by both
-    sides), oldest first."""
+    sides), oldest first; but not those the organiser's queue lists already, disputed
+    (:func:`disputed_matches`) or unanswered in time (:func:`overdue_reports`): listed
+    twice, one of them offered "confirm for both sides" beside the dispute it would
+    silence."""
+    disputed = MatchConfirmation.objects.filter(
+        match=OuterRef("pk"), status=MatchConfirmation.Status.DISPUTED
+    )
+    overdue = overdue_reports(championship=championship, now=now).values("pk")
     return (
         Match.objects.filter(
             stage__championship=championship,
@@ -370,6 +377,8 @@ def provisional_matches(*, championship: Championship) -> QuerySet[Match]:
             confirmed_at__isnull=True,
             team_b__isnull=False,
         )
+        .exclude(Exists(disputed))
+        .exclude(pk__in=overdue)
         .select_related("stage", "round", "team_a", "team_b", "team_c")
         .order_by("finished_at", "pk")
     )
