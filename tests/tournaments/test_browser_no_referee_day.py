@@ -258,6 +258,9 @@ def test_a_circuit_qualifier_run_with_no_referee_from_entries_to_ratings(
         assert match.recorded == Match.Recorded.RESULT and match.confirmed_at is not None
         assert [(g.score_a, g.score_b) for g in match.games.order_by("number")] == chicos[match.pk]
     assert not matches.filter(hands__isnull=False).exists()
+    # Each act through a link is in the audit log: rounds 1 and 2 reported and answered.
+    acts = Counter(TeamAct.objects.filter(via="link").values_list("action", flat=True))
+    assert (acts["reported"], acts["confirmed"], acts["disputed"]) == (16, 15, 1)
 
     # 6. The championship ends: the final standings follow the results.
     desk.goto(f"{base}/organiser/{SLUG}/")
@@ -287,17 +290,19 @@ def test_a_circuit_qualifier_run_with_no_referee_from_entries_to_ratings(
 
     # 7. The circuit ranking gives the qualifier's first places their points.
     public.goto(f"{base}/circuits/{circuit.slug}/")
-    ranking = public.locator("table.circuit-ranking--teams tbody tr")
     expected = circuit_ranking(circuit=circuit)
     first, second = lines[0].team, lines[1].team
-    assert ranking.nth(0).locator("td").nth(0).inner_text() == "100"
-    assert ranking.nth(1).locator("td").nth(0).inner_text() == "70"
-    persons = public.locator("table.circuit-ranking--persons tbody tr")
-    for row, team in ((0, first), (2, second)):
-        names = persons.nth(row).inner_text() + persons.nth(row + 1).inner_text()
-        for player in team.players.all():
-            assert player.name in names, player.name
-    assert [line.points for line in expected.teams[:2]] == [100, 70]
+    for kind, per_team in (("teams", 1), ("persons", 2)):
+        rows = public.locator(f"table.circuit-ranking--{kind} tbody tr")
+        assert rows.count() == PAIRS * per_team  # every pair placed, nobody twice
+        for place, (team, points) in enumerate(((first, "100"), (second, "70"))):
+            for row in range(place * per_team, (place + 1) * per_team):
+                cells = rows.nth(row)
+                assert cells.locator("td").nth(0).inner_text() == points, (kind, row)
+                shown = cells.locator("th").inner_text()
+                # A team's row names its two players; a player's row, one of the two.
+                assert sum(p.name in shown for p in team.players.all()) == 2 // per_team
+    assert [(line.points, line.rank) for line in expected.teams[:2]] == [(100, 1), (70, 2)]
 
     # 8. Each player's page shows the rating the ratings service computed for him.
     for team in (first, teams["Pareja 16"]):
