@@ -93,3 +93,55 @@ def desk_row(page, match: Match, chicos: Chicos) -> None:
         page.keyboard.type(str(points))
         page.keyboard.press("Enter" if index == len(flat) - 1 else "Tab")
     page.wait_for_selector(f"#row-{match.pk}.desk-row--saved")
+
+
+def keeper_phone(browser, csp_violations: list[str]):
+    """A player's own phone, as the score sheet runs on one: touch, its service worker."""
+    from tests.conftest import PHONE, watch_csp
+
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": "en"},
+        service_workers="allow",
+    )
+    watch_csp(context, csp_violations)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    return page
+
+
+def falta_envido_hand(page, match: Match, to_side: str, *, cut_after_call: bool = False) -> int:
+    """Tap one hand on the phone's sheet: the mano calls falta envido, the other side wants
+    it, the envido goes to ``to_side`` (a whole chico in these rules), the hand is saved.
+    With ``cut_after_call`` the network goes after the call: the rest is kept on the phone.
+    Returns the hand's number."""
+    from tournaments.results import records
+    from tournaments.results import selectors as result_selectors
+
+    hands = [hand.record for hand in match.hands.order_by("number")]
+    upcoming = records.score(match, hands).next
+    names = records.names(result_selectors.match_detail(pk=match.pk))
+    lineup = records.lineup(match)
+    mano = upcoming.order[0]
+    other = next(p for p in upcoming.order if (p in lineup["A"]) != (mano in lineup["A"]))
+    winners = lineup[to_side]
+    for number, label in enumerate(
+        (
+            f"{names[mano]} calls falta envido",
+            f"{names[other]}: quiero",
+            f"Envido to {names[winners[0]]} and {names[winners[1]]}",
+        )
+    ):
+        steps = page.locator("#entry .hand-summary li").count()
+        page.get_by_role("button", name=label, exact=True).click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('#entry .hand-summary li').length > n", arg=steps
+        )
+        if number == 0 and cut_after_call:
+            page.context.set_offline(True)
+    page.get_by_role("button", name="Save hand").click()
+    number = len(hands) + 1
+    page.wait_for_selector(f"text=Hand {number} saved")
+    return number
