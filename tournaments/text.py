@@ -58,6 +58,17 @@ def paragraph(text: str) -> str:
     return _PARAGRAPH_CONTROL.sub("", text)
 
 
+def paragraph_has_control(text: str) -> bool:
+    """Whether free text holds a control character other than its line breaks and tabs
+    (for a text refused rather than cleaned: the organiser's message to the players).
+
+    >>> paragraph_has_control("Table 4\\r\\nnow\\t!"), paragraph_has_control("Table\\x1b[2J")
+    (False, True)
+    """
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n")
+    return bool(_PARAGRAPH_CONTROL.search(text.replace("\r\n", "\n").replace("\r", "\n")))
+
+
 def one_line(text: str) -> str:
     """``text`` on one line, for what is written out (a mail's subject): each control
     character a space. Text stored before the rule may still hold some.
