@@ -225,3 +225,33 @@ def test_the_organisers_message_is_plain_text_to_whom_he_chose(
     with django_capture_on_commit_callbacks(execute=True):
         services.message_send(championship=championship, text="Prizes at 8", by=organiser)
     assert len(mail.outbox) == 4
+
+
+def test_a_matchday_moved_tells_the_teams_of_each_match_that_moved(
+    championship, django_capture_on_commit_callbacks
+):
+    championship.status = "running"
+    championship.save()
+    match = _league_match(championship)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        league.matchday_set_date(
+            stage=match.stage, number=match.round.number, date=dt.date(2026, 3, 5)
+        )
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        [match.team_a.entry.email, match.team_b.entry.email]
+    )
+    assert "Thursday 5 March" in {m.to[0]: m.body for m in mail.outbox}[match.team_a.entry.email]
+
+
+def test_a_team_whose_link_was_revoked_is_sent_its_public_page(
+    championship, organiser, django_capture_on_commit_callbacks
+):
+    (match,) = round_of(championship, ["en", "en"])
+    entry_services.link_issue(team=match.team_a, via=TeamAct.Via.ORGANISER)
+    entry_services.link_revoke(team=match.team_a, by=organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_call(round_=match.round, by=organiser)
+    body = {m.to[0]: m.body for m in mail.outbox}[match.team_a.entry.email]
+    assert f"http://localhost:8000/c/copa-avisos/teams/{match.team_a.pk}/" in body
+    assert "/team/" not in body
