@@ -41,7 +41,7 @@ def test_calling_the_round_from_its_page_tells_every_team_once_and_lists_the_sta
     assert "No se ha avisado a nadie" in again.content.decode()
     assert len(mail.outbox) == 4
     page = client.get(url).content.decode()
-    assert page.count('class="notice notice--sent"') == 4
+    assert page.count('class="told told--sent"') == 4
     assert "Enviado: 4" in page
     # The organiser sees what and to whom, never the addresses.
     assert "@example.org" not in page
