@@ -185,3 +185,13 @@ def test_teams_without_an_address_are_not_told(championship, organiser):
     reached = entered(championship)
     told = services.message_send(championship=championship, text="Hi", by=organiser)
     assert [n.team_id for n in told] == [reached.pk]
+
+
+def test_nothing_is_told_while_notices_are_muted_as_when_the_demo_loads(
+    championship, organiser, django_capture_on_commit_callbacks
+):
+    (match,) = round_of(championship, ["en", "en"])
+    with django_capture_on_commit_callbacks(execute=True), services.notices_muted():
+        assert services.round_call(round_=match.round, by=organiser) == []
+    assert mail.outbox == [] and not Notice.objects.exists()
+    assert len(services.round_call(round_=match.round, by=organiser)) == 2
