@@ -4,13 +4,17 @@ scanner opening links) stops nothing; a forged token stops nobody's."""
 
 from __future__ import annotations
 
+import io
 import re
 
 from django.core import mail
 
+from config.logs import ConsoleEmailBackend
 from tests.tournaments.notices.conftest import round_of
+from tournaments.entries import services as entry_services
 from tournaments.models import Entry, Notice, TeamAct
 from tournaments.notices import services
+from tournaments.notices.delivery import notice_mail
 from tournaments.notices.stops import stop_token
 from tournaments.notices.tasks import send_notices
 
@@ -69,3 +73,20 @@ def test_a_forged_token_stops_nothing(championship, client):
     assert answer.status_code == 404
     assert not Entry.objects.filter(notices_stopped_at__isnull=False).exists()
     assert match.team_a.entry.notices_stopped_at is None
+
+
+def test_the_console_backend_prints_a_notice_with_its_link_and_unsubscribe_hidden(
+    championship, organiser
+):
+    (match,) = round_of(championship, ["en", "en"])
+    entry_services.link_issue(team=match.team_a, via=TeamAct.Via.ORGANISER)
+    (notice, _other) = sorted(
+        services.round_call(round_=match.round, by=organiser), key=lambda n: n.team_id
+    )
+    entry = match.team_a.entry
+    stream = io.StringIO()
+    ConsoleEmailBackend(stream=stream).send_messages([notice_mail(notice, entry)])
+    printed = stream.getvalue()
+    assert "/mails/stop/[hidden]/" in printed and "/team/[hidden]/" in printed
+    assert stop_token(entry) not in printed
+    assert match.team_a.links.get().token not in printed

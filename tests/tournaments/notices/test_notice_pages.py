@@ -82,3 +82,8 @@ def test_another_organiser_cannot_tell_this_championships_teams(championship, cl
     assert client.post(url, {"action": "call"}).status_code == 404
     assert client.get(f"/organiser/{championship.slug}/notices/").status_code == 404
     assert not Notice.objects.exists()
+
+
+def test_the_audit_log_leads_to_what_the_players_were_told(championship, client, round_page):
+    page = client.get(f"/organiser/{championship.slug}/audit/").content.decode()
+    assert f'href="/organiser/{championship.slug}/notices/" id="audit-notices"' in page
