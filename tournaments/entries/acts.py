@@ -46,7 +46,7 @@ from tournaments.models import (
     Team,
     TeamAct,
 )
-from tournaments.notices.services import notices_stop
+from tournaments.notices.services import notice_check_in_open, notices_stop
 from tournaments.results.services import match_confirm, match_dispute
 from tournaments.stages.registry import stage_name
 from tournaments.stages.services import next_round_number, team_check_in
@@ -86,6 +86,8 @@ def championship_self_check_in(
     lock_championship(championship)
     championship.self_check_in_until = until
     championship.save(update_fields=["self_check_in_until"])
+    if until is not None:
+        notice_check_in_open(championship=championship, until=until, by=by)
     return championship
 
 

@@ -24,6 +24,7 @@ class Notice(models.Model):
         ACCEPTED = "accepted", _("Entry accepted")
         REFUSED = "refused", _("Entry refused")
         PROMOTED = "promoted", _("Moved up from the waiting list")
+        CHECK_IN = "check_in", _("Check-in open")
         REPORTED = "reported", _("Result reported by the other team")
         SETTLED = "settled", _("Result settled by the organiser")
         MOVED = "moved", _("Match moved")

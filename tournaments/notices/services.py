@@ -158,6 +158,22 @@ def notice_entry(*, entry: Entry, kind: str, by: AbstractBaseUser | None = None)
     )
 
 
+def notice_check_in_open(
+    *, championship: Championship, until: dt.datetime, by: AbstractBaseUser | None = None
+) -> list[Notice]:
+    """Tell every team that plays that it may check in through its link until ``until``
+    (the same window opened again within ``REPEAT_SECONDS`` tells nobody twice)."""
+    about = About(when=until)
+    teams = championship.teams.playing().order_by("pk")
+    return notices_queue(
+        championship=championship,
+        kind=Notice.Kind.CHECK_IN,
+        addressed=[(team, about) for team in teams],
+        key=f"check_in:{until.isoformat()}",
+        by=by,
+    )
+
+
 def notice_result_reported(*, match: Match, side: str, result: str) -> list[Notice]:
     """Tell the other sides of ``match`` that ``side`` reported ``result``, waiting for
     their confirmation."""

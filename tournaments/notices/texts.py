@@ -81,6 +81,8 @@ def _sentence(kind: str, words: dict[str, str], *, has_table: bool) -> str:
             "A place became free in %(championship)s: %(team)s moved up from the waiting "
             "list and is entered."
         )
+    if kind == Notice.Kind.CHECK_IN:
+        return _("Check %(team)s in through your team's page, until %(when)s.")
     if kind == Notice.Kind.REPORTED:
         return _(
             "%(other)s reported the result of your match: %(result)s.\n"

@@ -13,7 +13,7 @@ from django.utils import timezone
 from tests.tournaments.entries.conftest import enter, open_championship  # noqa: F401
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.notices.conftest import entered, round_of
-from tournaments.entries import reports
+from tournaments.entries import acts, reports
 from tournaments.entries import services as entry_services
 from tournaments.models import Entry, Notice, Stage, TeamAct
 from tournaments.notices import services
@@ -255,3 +255,27 @@ def test_a_team_whose_link_was_revoked_is_sent_its_public_page(
     body = {m.to[0]: m.body for m in mail.outbox}[match.team_a.entry.email]
     assert f"http://localhost:8000/c/copa-avisos/teams/{match.team_a.pk}/" in body
     assert "/team/" not in body
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("es", "Marca presente a Los Pardos desde la página de tu equipo, hasta el"),
+        ("ca", "Marca present Los Pardos des de la pàgina del teu equip, fins al"),
+        ("en", "Check Los Pardos in through your team's page, until"),
+    ],
+)
+def test_the_check_in_window_opened_is_told_to_every_team_that_plays(
+    championship, organiser, django_capture_on_commit_callbacks, language, words
+):
+    entered(championship, language=language, name="Los Pardos")
+    entered(championship, status=Entry.Status.PENDING)  # not accepted yet: not told
+    until = timezone.now() + dt.timedelta(hours=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        acts.championship_self_check_in(championship=championship, until=until, by=organiser)
+        acts.championship_self_check_in(championship=championship, until=until, by=organiser)
+    sent = _only_mail()
+    assert words in sent.body
+    with django_capture_on_commit_callbacks(execute=True):
+        acts.championship_self_check_in(championship=championship, until=None, by=organiser)
+    assert len(mail.outbox) == 1  # closing it tells nobody
