@@ -33,7 +33,8 @@ HIDDEN = "[hidden]"
 # Case and an encoded slash do not matter to whoever reads the log, so not here either.
 _SECRET = re.compile(
     r"(?P<before>/c/[^/\s\"?#]*/team(?:/|%2f)"
-    r"|/organiser/(?:invitation|check-in)(?:/|%2f))"
+    r"|/organiser/(?:invitation|check-in)(?:/|%2f)"
+    r"|/mails/stop(?:/|%2f))"
     r"(?P<token>[^/\s\"?#]+)",
     re.IGNORECASE,
 )

@@ -155,6 +155,9 @@ EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tanteo@localhost")
+# Where the site is reached from outside: the links of the mails sent with no request
+# behind them (the players' notices, tournaments.notices).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 
 # --- Languages and time -----------------------------------------------------------------
 
@@ -312,6 +315,11 @@ CELERY_BEAT_SCHEDULE = {
     "idempotency-keys-purge": {
         "task": "api.tasks.purge_idempotency_keys",
         "schedule": crontab(hour=3, minute=30),
+    },
+    "notices-resend": {
+        "task": "tournaments.notices.tasks.resend_notices",
+        "schedule": 120.0,
+        "options": {"expires": 120},
     },
     "standings-repair": {
         "task": "tournaments.tasks.repair_standings",

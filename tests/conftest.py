@@ -31,6 +31,24 @@ def championship_factory(db) -> type[ChampionshipFactory]:
     return ChampionshipFactory
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher() -> Iterator[None]:
+    """Passwords hashed with a fast hasher for the whole run.
+
+    The production hasher (PBKDF2, a million iterations) is slow on purpose: every user a
+    test creates and every login it makes paid for it (the login lockout's tests, sixty
+    passwords each, took a minute). What the tests check of passwords (right or wrong,
+    locked out or not) does not depend on the hasher. Child processes (``run_project``)
+    keep the production settings.
+    """
+    from django.test import override_settings
+
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    fast.enable()
+    yield
+    fast.disable()
+
+
 @pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """Each test starts in the site's default language, whatever the one before it did.

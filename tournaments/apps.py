@@ -22,6 +22,9 @@ class TournamentsConfig(AppConfig):
         from tournaments.circuits import tasks as circuit_tasks
 
         signals.changed.connect(circuit_tasks.on_changed, dispatch_uid="tournaments.circuits")
+        # The players' notices' tasks, registered for the worker (not autodiscovered).
+        from tournaments.notices import tasks as notice_tasks  # noqa: F401
+
         request_started.connect(announce.request_started, dispatch_uid="tournaments.live")
         # Before Django's own receiver, which closes the request's database connection:
         # the pages rendered again after the answer use it rather than open another.

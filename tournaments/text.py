@@ -50,11 +50,15 @@ def has_control(text: str) -> bool:
 
 def paragraph_has_control(text: str) -> bool:
     """Whether free text holds a control character :func:`paragraph` would strip: line
-    breaks (LF, CR, the line and paragraph separators) and tabs are free text's own.
+    breaks (LF, CR, the line and paragraph separators) and tabs are free text's own. For a
+    text refused rather than cleaned (an archive's comment, the organiser's message).
 
     >>> paragraph_has_control("Paid\\r\\nby\\ttransfer"), paragraph_has_control("Paid\\x07")
     (False, True)
+    >>> paragraph_has_control("Table 4\\u2028now"), paragraph_has_control("Table\\x1b[2J")
+    (False, True)
     """
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     return bool(_PARAGRAPH_CONTROL.search(text.replace("\r", "\n")))
 
 

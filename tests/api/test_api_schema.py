@@ -71,12 +71,6 @@ def inside_the_test_transaction():
         request_finished.connect(close_old_connections)
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Asking for a token checks a password: a fast hasher keeps those examples quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def known(db) -> dict:
     """A running championship with a stage, a round, a seated match with one hand."""

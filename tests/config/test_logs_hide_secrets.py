@@ -27,7 +27,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from config.logs import ConsoleEmailBackend, hide_secrets
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
-from tournaments.entries.services import LINK_SALT, link_issue, link_revoke
+from tournaments.entries.services import link_issue, link_revoke
+from tournaments.models.entries import LINK_SALT
 
 ROOT = Path(__file__).resolve().parents[2]
 # A token as the site makes them, signed with another key: every server refuses it

@@ -8,10 +8,11 @@ import sys
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.core.management import CommandError, call_command
 
 from scoring.match import score_match
-from tournaments.models import Championship, Hand, Match, Player, Team
+from tournaments.models import Championship, Hand, Match, Notice, Player, Team
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.stages import services as stage_services
@@ -91,6 +92,8 @@ def test_load_demo_twice_creates_no_duplicates(db):
         Hand.objects.count(),
     )
     second = run("load_demo")
+    # The demo's teams (made-up addresses) are told nothing.
+    assert not Notice.objects.exists() and mail.outbox == []
     # One line per championship, in the site's default language, and nothing else.
     assert first.splitlines() == [
         "Creado: Abierto de Truco de Gràcia",

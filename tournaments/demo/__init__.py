@@ -56,6 +56,7 @@ from tournaments.demo import (
 )
 from tournaments.demo.table import play_hand, play_match_hands, referees
 from tournaments.models import Championship
+from tournaments.notices.services import notices_muted
 from tournaments.standings import services as standing_services
 
 __all__ = ["load_demo", "play_hand", "play_match_hands"]
@@ -80,8 +81,9 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
         otono.SLUG: otono.build,
         tardor.SLUG: tardor.build,
     }
-    # The demo's matches are rated once, at the end (tasks.ratings_deferred).
-    with tasks.ratings_deferred():
+    # The demo's matches are rated once, at the end (tasks.ratings_deferred); its teams,
+    # with made-up addresses, are told nothing.
+    with tasks.ratings_deferred(), notices_muted():
         for slug, build in builders.items():
             # A demo of several championships (the circuit) is known by one of them, and
             # names each of them, one line each.
@@ -99,5 +101,5 @@ def load_demo(*, today: datetime.date | None = None) -> list[tuple[str, bool]]:
                 for stage in championship.stages.select_related("championship"):
                     standing_services.standings_refresh(stage=stage)
                 outcome.append((championship.name, True))
-    outcome.append(invierno.build(today))
+        outcome.append(invierno.build(today))
     return outcome

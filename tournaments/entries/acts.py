@@ -13,6 +13,9 @@ acts it allows are exactly these, each written to the championship's audit log a
 - :func:`link_withdraw`: the team leaves before the championship starts (its place goes
   to the first team waiting).
 
+And one act through a mail's unsubscribe link (:func:`mails_stop`, ``via`` mail): the
+team's mails stopped.
+
 A team whose entry the organiser refused, or that has withdrawn, does none of them: each
 act reads the entry under the championship's lock first, so it meets a refusal made
 while its page was open (a second tap of "withdraw" is done already, and says so).
@@ -43,6 +46,7 @@ from tournaments.models import (
     Team,
     TeamAct,
 )
+from tournaments.notices.services import notice_check_in_open, notices_stop
 from tournaments.results.services import match_confirm, match_dispute
 from tournaments.stages.registry import stage_name
 from tournaments.stages.services import next_round_number, team_check_in
@@ -82,6 +86,8 @@ def championship_self_check_in(
     lock_championship(championship)
     championship.self_check_in_until = until
     championship.save(update_fields=["self_check_in_until"])
+    if until is not None:
+        notice_check_in_open(championship=championship, until=until, by=by)
     return championship
 
 
@@ -206,3 +212,14 @@ def link_withdraw(*, team: Team, reason: str = "") -> list[Entry]:
     """The team withdraws through its link, before the championship starts
     (``services.entry_withdraw``). Returns the entries promoted from the waiting list."""
     return entry_withdraw(team=team, via=LINK, by=None, reason=reason)
+
+
+@transaction.atomic
+def mails_stop(*, entry: Entry) -> bool:
+    """The team stops its mails through the unsubscribe link of one of them (its
+    ``List-Unsubscribe``): honoured at once, its notices still queued not sent, and kept
+    in the audit log (once: a second click changes nothing). False when already stopped."""
+    stopped = notices_stop(entry=entry)
+    if stopped:
+        team_act_log(team=entry.team, action=TeamAct.Action.MAILS_STOPPED, via=TeamAct.Via.MAIL)
+    return stopped

@@ -29,9 +29,9 @@ from tournaments.models import (
     TeamLink,
 )
 
-# The personal link's token: a signed TeamLink id; the salt keeps it from being any other
-# of the site's signed values (a check-in QR code, a fresh invitation).
-LINK_SALT = "tanteo.team-link"
+# The personal link's token: a signed TeamLink id (``TeamLink.token``); the salt keeps it
+# from being any other of the site's signed values (a check-in QR code, an invitation).
+from tournaments.models.entries import LINK_SALT
 
 
 def link_page_team(*, team: Team) -> Team:

@@ -16,13 +16,12 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from tournaments.championships.selectors import OPEN_ENTRIES
 from tournaments.championships.services import (
@@ -35,7 +34,7 @@ from tournaments.championships.words import words
 from tournaments.entries import money
 from tournaments.entries.audit import team_act_log
 from tournaments.entries.form_keys import form_fingerprint, repeated_entry
-from tournaments.entries.link_selectors import LINK_SALT, championship_started, link_by_token
+from tournaments.entries.link_selectors import championship_started, link_by_token
 from tournaments.entries.selectors import entries_closed_problem
 from tournaments.entries.towns import town_problem, town_rule
 from tournaments.errors import TournamentError
@@ -43,10 +42,12 @@ from tournaments.models import (
     Championship,
     Entry,
     EntryPolicy,
+    Notice,
     Team,
     TeamAct,
     TeamLink,
 )
+from tournaments.notices.services import notice_entry
 from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
 from tournaments.text import line_problems, paragraph
@@ -67,6 +68,7 @@ def promote_waiting(
         entry.status = Entry.Status.PENDING
         entry.save(update_fields=["status"])
         team_act_log(team=entry.team, action=TeamAct.Action.PROMOTED, via=via, by=by)
+        notice_entry(entry=entry, kind=Notice.Kind.PROMOTED, by=by)
     return promoted
 
 
@@ -126,7 +128,7 @@ def link_issue(*, team: Team, via: str, by: AbstractBaseUser | None = None) -> s
 
 
 def _link_token(link: TeamLink) -> str:
-    return signing.dumps({"l": link.pk}, salt=LINK_SALT)
+    return link.token
 
 
 @transaction.atomic
@@ -457,6 +459,7 @@ def entry_submit(
         status=status,
         position=last.position + 1 if last is not None else 1,
         email=email.strip(),
+        language=get_language() or "",
         form_key=form_key,
         form_fingerprint=fingerprint if form_key else "",
     )
@@ -507,6 +510,7 @@ def entry_accept(*, entry: Entry, by: AbstractBaseUser | None, via: str) -> Entr
     entry.status = Entry.Status.ACCEPTED
     entry.save(update_fields=["status"])
     team_act_log(team=entry.team, action=TeamAct.Action.ACCEPTED, via=via, by=by)
+    notice_entry(entry=entry, kind=Notice.Kind.ACCEPTED, by=by)
     announce(championship_id=entry.championship_id, what="team")
     return entry
 
@@ -534,6 +538,7 @@ def entry_refuse(*, entry: Entry, by: AbstractBaseUser | None, via: str, reason:
     entry.reason = reason
     entry.save(update_fields=["status", "reason"])
     team_act_log(team=entry.team, action=TeamAct.Action.REFUSED, via=via, by=by, detail=reason)
+    notice_entry(entry=entry, kind=Notice.Kind.REFUSED, by=by)
     if was_holding:
         promote_waiting(championship=entry.championship, via=via, by=by)
     announce(championship_id=entry.championship_id, what="team")

@@ -56,6 +56,7 @@ from tournaments.models.matches import (
     MatchSide,
     Postponement,
 )
+from tournaments.models.notices import Notice, NoticeMark
 from tournaments.models.people import (
     Person,
     PersonMerged,
@@ -119,6 +120,8 @@ __all__ = [
     "MatchQuerySet",
     "MatchSide",
     "Membership",
+    "Notice",
+    "NoticeMark",
     "Person",
     "PersonMergeRequest",
     "PersonMerged",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core import signing
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -83,6 +84,10 @@ class Entry(models.Model):
     reason = models.TextField(_("reason"), blank=True)
     # Private: where the team's link was sent.
     email = models.EmailField(_("email"), blank=True)
+    # The language the team entered in: what it is told in (``tournaments.notices``).
+    language = models.CharField(_("language"), max_length=8, blank=True)
+    # When the team stopped the mails (their one-click unsubscribe): nothing more is sent.
+    notices_stopped_at = models.DateTimeField(_("mails stopped at"), null=True, blank=True)
     # The form's one-time key: the same form posted twice enters one team.
     form_key = models.CharField(_("form key"), max_length=64, blank=True, editable=False)
     # Who sent it and what (a keyed hash of the address and every field, nothing readable):
@@ -116,6 +121,10 @@ class Entry(models.Model):
         return self.paid and self.status in self.GONE and self.refunded_at is None
 
 
+# What signs a personal link's token: the entries read it, the notices' mails write it.
+LINK_SALT = "tanteo.team-link"
+
+
 class TeamLink(models.Model):
     """A team's personal link: the signed token names this row; revoked, it opens nothing.
 
@@ -144,6 +153,11 @@ class TeamLink(models.Model):
     def __str__(self) -> str:
         return str(self.team)
 
+    @property
+    def token(self) -> str:
+        """The signed token that names this link (the secret part of its URL)."""
+        return signing.dumps({"l": self.pk}, salt=LINK_SALT)
+
 
 class TeamAct(models.Model):
     """One act on a team's place in a championship, for the audit log: its entry and what
@@ -170,6 +184,7 @@ class TeamAct(models.Model):
         PERSON_EDITED = "person_edited", _("A player's details changed")
         QUALIFIED = "qualified", _("Entered as qualified for the final")
         REPLACEMENT = "replacement", _("Entered in place of a qualified team that withdrew")
+        MAILS_STOPPED = "mails_stopped", _("Stopped the mails")
 
     class Via(models.TextChoices):
         FORM = "form", _("entry form")
@@ -177,6 +192,7 @@ class TeamAct(models.Model):
         ORGANISER = "organiser", _("organiser")
         API = "api", _("API")
         CIRCUIT = "circuit", _("circuit")
+        MAIL = "mail", _("a mail's unsubscribe link")
 
     championship = models.ForeignKey(
         Championship,

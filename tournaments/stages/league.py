@@ -47,6 +47,7 @@ from tournaments import formats
 from tournaments.championships.services import lock_championship
 from tournaments.errors import TournamentError
 from tournaments.models import Championship, Match, Postponement, Round, Stage, Team
+from tournaments.notices.services import notice_match_moved
 from tournaments.signals import announce
 from tournaments.stages import rounds
 from tournaments.text import check_lines, paragraph
@@ -399,6 +400,8 @@ def matchday_set_date(*, stage: Stage, number: int, date: dt.date) -> MatchdayMo
     round_.save(update_fields=["date"])
     for match in moving:
         _moved(match, ["scheduled_at"])
+        if match.scheduled_at != was[match.pk]:
+            notice_match_moved(match=match, postponed=False)
     announce(championship_id=championship.pk, stage_id=stage.pk, what="round")
     stayed = _stayed(round_, moving) if old_date != date else []
     stayed += [
@@ -468,6 +471,7 @@ def match_schedule(
     match.scheduled_at = scheduled_at
     fields = ["scheduled_at"]
     _moved(match, fields, venue_name=venue_name, venue_address=venue_address)
+    notice_match_moved(match=match, postponed=False)
     announce(
         championship_id=championship.pk, stage_id=match.stage_id, match_id=match.pk, what="match"
     )
@@ -510,6 +514,7 @@ def match_postpone(
     match.postponed = True
     fields = ["scheduled_at", "postponed"]
     _moved(match, fields, venue_name=venue_name, venue_address=venue_address)
+    notice_match_moved(match=match, postponed=True, reason=reason, by=by)
     # A postponed match shows on the standings' page: "result" renews them.
     announce(
         championship_id=championship.pk, stage_id=match.stage_id, match_id=match.pk, what="result"

@@ -46,6 +46,7 @@ from tournaments.models import (
     Player,
     Scorekeeping,
 )
+from tournaments.notices.services import notice_result_reported, notice_result_settled
 from tournaments.results import records
 from tournaments.results.selectors import hand_write_problem
 from tournaments.results.services.derive import _result_changed
@@ -252,7 +253,10 @@ def match_result_report(
     _revise(
         match, [_revision(None, HandRevision.Action.RESULT, None, _summary(match), side=side)], None
     )
-    return match_confirm(match=match, side=side, by=None, player=player)
+    answer = match_confirm(match=match, side=side, by=None, player=player)
+    # The other side is told it has a result to answer (sent once this commits).
+    notice_result_reported(match=match, side=side, result=result_text(match, result))
+    return answer
 
 
 def _check_organiser(match: Match, by: AbstractBaseUser | None) -> None:
@@ -346,6 +350,7 @@ def match_result_correct(
     _revise(match, [revision], by)
     _confirm_for_every_side(match, by)
     match.refresh_from_db()
+    notice_result_settled(match=match, result=result_text(match), by=by)
     return match
 
 

@@ -1,0 +1,58 @@
+"""Fixtures of the players' notices: teams that gave an address at entry, in a language,
+and a match between two of them."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
+from tournaments.models import Championship, Entry, Match, Scorekeeping, Team
+from tournaments.stages import services as stage_services
+
+_positions = itertools.count(1)
+
+
+def entered(
+    championship: Championship,
+    *,
+    language: str = "en",
+    status: str = Entry.Status.ACCEPTED,
+    email: str | None = None,
+    **team: Any,
+) -> Team:
+    """A team of ``championship`` entered with an address, in ``language``."""
+    made = TeamFactory(championship=championship, **team)
+    Entry.objects.create(
+        championship=championship,
+        team=made,
+        status=status,
+        position=next(_positions),
+        email=email if email is not None else f"team{made.pk}@example.org",
+        language=language,
+    )
+    return made
+
+
+@pytest.fixture
+def championship(db) -> Championship:
+    return ChampionshipFactory(
+        name="Copa Avisos", slug="copa-avisos", scorekeeping=Scorekeeping.RESULTS
+    )
+
+
+@pytest.fixture
+def organiser(championship) -> Any:
+    user = UserFactory(username="organiser")
+    championship.organisers.add(user)
+    return user
+
+
+def round_of(championship: Championship, languages: list[str]) -> list[Match]:
+    """The first round of a round robin of teams entered in ``languages``."""
+    for seed, language in enumerate(languages, start=1):
+        entered(championship, language=language, seed=seed)
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    return stage_services.round_generate(stage=stage)

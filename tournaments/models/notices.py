@@ -1,0 +1,126 @@
+"""What the players are told (``tournaments.notices``): each notice sent to a team, which
+is also its audit (what, to whom, when; never the address it went to), and the marks that
+keep a notice from being sent twice in a short while."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.championships import Championship
+from tournaments.models.matches import Match
+from tournaments.models.teams import Team
+
+
+class Notice(models.Model):
+    """One message to one team through one channel, in the team's language.
+
+    ``text`` is what the team reads, without its personal link or any address: the mail
+    adds the link when it is sent (``notices.delivery``), so nothing stored here, shown to
+    the organiser or exported, holds a secret."""
+
+    class Kind(models.TextChoices):
+        ACCEPTED = "accepted", _("Entry accepted")
+        REFUSED = "refused", _("Entry refused")
+        PROMOTED = "promoted", _("Moved up from the waiting list")
+        CHECK_IN = "check_in", _("Check-in open")
+        REPORTED = "reported", _("Result reported by the other team")
+        SETTLED = "settled", _("Result settled by the organiser")
+        MOVED = "moved", _("Match moved")
+        POSTPONED = "postponed", _("Match postponed")
+        READY = "ready", _("Match ready")
+        MESSAGE = "message", _("Organiser's message")
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", _("email")
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+        # Not sent on purpose: the team stopped the mails, or withdrew, before its turn.
+        CANCELLED = "cancelled", _("not sent")
+
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="notices",
+        verbose_name=_("championship"),
+    )
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="notices",
+        verbose_name=_("team"),
+    )
+    # The team's name when it was told: kept if the team is removed.
+    team_name = models.CharField(_("team"), max_length=200)
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="notices",
+        verbose_name=_("match"),
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    channel = models.CharField(
+        _("channel"), max_length=20, choices=Channel.choices, default=Channel.EMAIL
+    )
+    state = models.CharField(_("state"), max_length=20, choices=State.choices, default=State.QUEUED)
+    language = models.CharField(_("language"), max_length=8)
+    subject = models.CharField(_("subject"), max_length=300)
+    text = models.TextField(_("text"))
+    # One act of the organiser (a round called, a message) told to many teams.
+    batch = models.CharField(_("batch"), max_length=32, blank=True, db_index=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    created_at = models.DateTimeField(_("queued at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # Why the last attempt failed: the error's kind only (a mail server's answer may
+    # repeat the address).
+    failure = models.CharField(_("failure"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        ordering = ["championship", "-pk"]
+        indexes = [
+            models.Index(fields=["state", "created_at"], name="notice_state_created"),
+            models.Index(fields=["championship", "kind", "created_at"], name="notice_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_name}: {self.get_kind_display()}"
+
+
+class NoticeMark(models.Model):
+    """When ``team`` was last told ``key`` (a round called for its match, one message):
+    the row is locked while a notice is decided, so two organisers acting at once, or one
+    tapping twice, tell a team once within ``notices.services.REPEAT_SECONDS``."""
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
+    key = models.CharField(_("key"), max_length=100)
+    last_at = models.DateTimeField(_("last told at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notice mark")
+        verbose_name_plural = _("notice marks")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "key"], name="notice_mark_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_id}: {self.key}"

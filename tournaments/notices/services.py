@@ -1,0 +1,342 @@
+"""Writes of the notices: a notice queued for each team told (in the team's language,
+once per team and key within ``REPEAT_SECONDS``), the organiser's round called and his
+message, a team's mails stopped. Each queues its sending once the transaction commits
+(``tasks.send_on_commit``): the act that told is never held up, nor failed, by the mail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import datetime as dt
+import hashlib
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.championships.services import lock_championship
+from tournaments.errors import TournamentError
+from tournaments.models import Championship, Entry, Match, Notice, NoticeMark, Round, Team
+from tournaments.notices.tasks import send_on_commit
+from tournaments.notices.texts import About, tell
+from tournaments.text import paragraph, paragraph_has_control
+
+# A team told the same thing (a round called, one message) again within this many seconds
+# is told once.
+REPEAT_SECONDS = 60
+# What one team may be sent in an hour, whatever it is about: a runaway loop, a
+# championship with a mistake repeated, never floods a player's mailbox.
+TEAM_PER_HOUR = 30
+# The organiser's message: plain text, this long at most.
+MESSAGE_MAX = 1000
+
+Addressed = tuple[Team, About]
+
+# Set while championships are built that nobody plays (the demo's): nobody is told.
+_muted: contextvars.ContextVar[bool] = contextvars.ContextVar("notices_muted", default=False)
+
+
+@contextlib.contextmanager
+def notices_muted() -> Iterator[None]:
+    """Queue no notice inside the block: the demo's teams have made-up addresses."""
+    token = _muted.set(True)
+    try:
+        yield
+    finally:
+        _muted.reset(token)
+
+
+def team_language(entry: Entry) -> str:
+    """The language a team is told in: the one it entered in, else the site's."""
+    languages = dict(settings.LANGUAGES)
+    return entry.language if entry.language in languages else settings.LANGUAGE_CODE
+
+
+def _reachable(team_ids: list[int], kind: str) -> dict[int, Entry]:
+    """The entries of ``team_ids`` that may be told ``kind``: with an address, mails not
+    stopped, not out of the championship (but for the refusal itself: the last notice a
+    refused team gets), under the hourly limit."""
+    entries = Entry.objects.filter(team_id__in=team_ids, notices_stopped_at__isnull=True)
+    entries = entries.exclude(email="")
+    if kind != Notice.Kind.REFUSED:
+        entries = entries.exclude(status__in=Entry.GONE)
+    found = {entry.team_id: entry for entry in entries}
+    since = timezone.now() - dt.timedelta(hours=1)
+    busy = (
+        Notice.objects.filter(team_id__in=list(found), created_at__gte=since)
+        .values("team_id")
+        .annotate(n=Count("pk"))
+        .filter(n__gte=TEAM_PER_HOUR)
+        .values_list("team_id", flat=True)
+    )
+    for team_id in busy:
+        found.pop(team_id, None)
+    return found
+
+
+def _first_in_a_while(team_ids: list[int], key: str, now: dt.datetime) -> set[int]:
+    """The teams of ``team_ids`` not told ``key`` in the last ``REPEAT_SECONDS``, marked
+    as told now. Their marks are created (a concurrent creation waits for the other's
+    commit) then locked in id order: two organisers calling the same round at once are
+    decided one after the other, and the second finds the first's marks."""
+    NoticeMark.objects.bulk_create(
+        [NoticeMark(team_id=team_id, key=key) for team_id in sorted(team_ids)],
+        ignore_conflicts=True,
+    )
+    marks = list(
+        NoticeMark.objects.select_for_update().filter(team_id__in=team_ids, key=key).order_by("pk")
+    )
+    since = now - dt.timedelta(seconds=REPEAT_SECONDS)
+    fresh = [mark for mark in marks if mark.last_at is None or mark.last_at <= since]
+    NoticeMark.objects.filter(pk__in=[mark.pk for mark in fresh]).update(last_at=now)
+    return {mark.team_id for mark in fresh}
+
+
+@transaction.atomic
+def notices_queue(
+    *,
+    championship: Championship,
+    kind: str,
+    addressed: Sequence[Addressed],
+    key: str = "",
+    by: AbstractBaseUser | None = None,
+    batch: str = "",
+) -> list[Notice]:
+    """Queue a notice of ``kind`` to each team of ``addressed`` that may be told (its
+    ``About`` says what about), in its language; sent once the caller's transaction
+    commits. With a ``key``, a team told that key within ``REPEAT_SECONDS`` is skipped.
+    Teams without an address given at entry (typed in by the organiser) are not told."""
+    if _muted.get():
+        return []
+    wanted = {team.pk: (team, about) for team, about in addressed}
+    reachable = _reachable(list(wanted), kind)
+    team_ids = sorted(reachable)
+    if key and team_ids:
+        told = _first_in_a_while(team_ids, key, timezone.now())
+        team_ids = [team_id for team_id in team_ids if team_id in told]
+    notices = []
+    for team_id in team_ids:
+        team, about = wanted[team_id]
+        language = team_language(reachable[team_id])
+        with translation.override(language):
+            said = tell(kind, team=team, championship=championship, about=about)
+        notices.append(
+            Notice(
+                championship=championship,
+                team=team,
+                team_name=team.name,
+                match=about.match,
+                kind=kind,
+                language=language,
+                subject=said.subject,
+                text=said.text,
+                batch=batch,
+                by=by if by is not None and by.is_authenticated else None,
+            )
+        )
+    notices = Notice.objects.bulk_create(notices)
+    send_on_commit([notice.pk for notice in notices])
+    return notices
+
+
+def _sides(match: Match, *, but: str | None = None) -> list[Team]:
+    return [team for side, team in match.teams_by_side().items() if team and side != but]
+
+
+def notice_entry(*, entry: Entry, kind: str, by: AbstractBaseUser | None = None) -> list[Notice]:
+    """Tell a team its entry's news: accepted, refused (with the reason it was given) or
+    moved up from the waiting list (``kind``)."""
+    about = About(reason=entry.reason if kind == Notice.Kind.REFUSED else "")
+    return notices_queue(
+        championship=entry.championship, kind=kind, addressed=[(entry.team, about)], by=by
+    )
+
+
+def notice_check_in_open(
+    *, championship: Championship, until: dt.datetime, by: AbstractBaseUser | None = None
+) -> list[Notice]:
+    """Tell every team that plays that it may check in through its link until ``until``
+    (the same window opened again within ``REPEAT_SECONDS`` tells nobody twice)."""
+    about = About(when=until)
+    teams = championship.teams.playing().order_by("pk")
+    return notices_queue(
+        championship=championship,
+        kind=Notice.Kind.CHECK_IN,
+        addressed=[(team, about) for team in teams],
+        key=f"check_in:{until.isoformat()}",
+        by=by,
+    )
+
+
+def notice_result_reported(*, match: Match, side: str, result: str) -> list[Notice]:
+    """Tell the other sides of ``match`` that ``side`` reported ``result``, waiting for
+    their confirmation."""
+    about = About(match=match, result=result)
+    return notices_queue(
+        championship=match.stage.championship,
+        kind=Notice.Kind.REPORTED,
+        addressed=[(team, about) for team in _sides(match, but=side)],
+        key=f"reported:{match.pk}",
+    )
+
+
+def notice_result_settled(
+    *, match: Match, result: str, by: AbstractBaseUser | None = None
+) -> list[Notice]:
+    """Tell every side of ``match`` the result the organiser settled (and why)."""
+    about = About(match=match, result=result)
+    return notices_queue(
+        championship=match.stage.championship,
+        kind=Notice.Kind.SETTLED,
+        addressed=[(team, about) for team in _sides(match)],
+        by=by,
+    )
+
+
+def notice_match_moved(
+    *, match: Match, postponed: bool, reason: str = "", by: AbstractBaseUser | None = None
+) -> list[Notice]:
+    """Tell both teams of a league ``match`` its new date (or that it is to be fixed),
+    venue and, for a postponement, why."""
+    about = About(
+        match=match,
+        when=match.scheduled_at,
+        venue=", ".join(v for v in (match.venue_name, match.venue_address) if v),
+        reason=reason,
+    )
+    return notices_queue(
+        championship=match.stage.championship,
+        kind=Notice.Kind.POSTPONED if postponed else Notice.Kind.MOVED,
+        addressed=[(team, about) for team in _sides(match)],
+        by=by,
+    )
+
+
+def _playable(matches: Iterable[Match]) -> list[Match]:
+    return [m for m in matches if m.team_b_id is not None and not m.is_decided]
+
+
+@transaction.atomic
+def round_call(*, round_: Round, by: AbstractBaseUser | None) -> list[Notice]:
+    """The organiser calls ``round_``: each team of a match still to be played is told its
+    match is ready, with its table. Called again within ``REPEAT_SECONDS`` (twice, or by
+    two organisers at once), a team is told once."""
+    matches = _playable(round_.matches.select_related("team_a", "team_b", "team_c").order_by("pk"))
+    addressed = [(team, About(match=m)) for m in matches for team in _sides(m)]
+    return notices_queue(
+        championship=round_.stage.championship,
+        kind=Notice.Kind.READY,
+        addressed=addressed,
+        key=f"ready:{round_.pk}",
+        by=by,
+        batch=uuid.uuid4().hex,
+    )
+
+
+def message_problem(text: str) -> TournamentError | None:
+    """Why ``text`` cannot be sent as the organiser's message, or None: plain text of
+    ``MESSAGE_MAX`` characters at most, line breaks allowed, no other control character."""
+    text = text.strip()
+    if not text:
+        return TournamentError(_("Write the message."), code="message_empty")
+    if len(text) > MESSAGE_MAX:
+        return TournamentError(
+            _("The message is %(length)s characters long: %(max)s at most."),
+            code="message_long",
+            params={"length": len(text), "max": MESSAGE_MAX},
+        )
+    if paragraph_has_control(text):
+        return TournamentError(
+            _("The message holds an invisible control character: write it as plain text."),
+            code="control_characters",
+        )
+    return None
+
+
+def message_addressed(
+    *,
+    championship: Championship,
+    text: str,
+    round_: Round | None = None,
+    match: Match | None = None,
+) -> list[Addressed]:
+    """Whom a message goes to, each team with its match when there is one: the teams of
+    ``match``, of ``round_``'s matches, or else every team entered (not withdrawn,
+    refused or waiting)."""
+    if match is not None:
+        matches = [match]
+    elif round_ is not None:
+        matches = list(round_.matches.select_related("team_a", "team_b", "team_c").order_by("pk"))
+    else:
+        teams = championship.teams.exclude(entry__status__in=Entry.OUT).order_by("pk")
+        return [(team, About(message=text)) for team in teams]
+    return [(team, About(match=m, message=text)) for m in matches for team in _sides(m)]
+
+
+# The organiser's messages a championship may send in an hour: enough for a day of play,
+# few enough that a slip (a form posted in a loop) stays small.
+MESSAGES_PER_HOUR = 20
+
+
+@transaction.atomic
+def message_send(
+    *,
+    championship: Championship,
+    text: str,
+    by: AbstractBaseUser | None,
+    round_: Round | None = None,
+    match: Match | None = None,
+) -> list[Notice]:
+    """The organiser's short message to a round, a match's teams or everyone entered
+    (:func:`message_addressed`). Refused when it is not plain text (:func:`message_problem`)
+    or when the championship sent ``MESSAGES_PER_HOUR`` already; the same message to the
+    same teams again within ``REPEAT_SECONDS`` is sent once."""
+    problem = message_problem(text)
+    if problem is not None:
+        raise problem
+    text = paragraph(text).strip()
+    lock_championship(championship)
+    since = timezone.now() - dt.timedelta(hours=1)
+    sent = (
+        Notice.objects.filter(
+            championship=championship, kind=Notice.Kind.MESSAGE, created_at__gte=since
+        )
+        .values("batch")
+        .distinct()
+        .count()
+    )
+    if sent >= MESSAGES_PER_HOUR:
+        raise TournamentError(
+            _("%(count)s messages were sent in the last hour: wait a while before the next."),
+            code="messages_limit",
+            params={"count": sent},
+        )
+    addressed = message_addressed(championship=championship, text=text, round_=round_, match=match)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+    return notices_queue(
+        championship=championship,
+        kind=Notice.Kind.MESSAGE,
+        addressed=addressed,
+        key=f"message:{digest}",
+        by=by,
+        batch=uuid.uuid4().hex,
+    )
+
+
+@transaction.atomic
+def notices_stop(*, entry: Entry) -> bool:
+    """Stop every mail to ``entry``'s team, at once: its notices still queued are not
+    sent. False when they were stopped already (a second click)."""
+    stopped = Entry.objects.filter(pk=entry.pk, notices_stopped_at__isnull=True).update(
+        notices_stopped_at=timezone.now()
+    )
+    Notice.objects.filter(team_id=entry.team_id, state=Notice.State.QUEUED).update(
+        state=Notice.State.CANCELLED
+    )
+    return bool(stopped)
