@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -30,7 +31,7 @@ from tournaments.entries import link_selectors as selectors
 from tournaments.entries.selectors import waiting_number
 from tournaments.entries.services import link_team
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Team
+from tournaments.models import Entry, Match, Scorekeeping, Team
 from tournaments.stages.services import team_check_in_stages
 
 TEMPLATE = "tournaments/team_link.html"
@@ -56,7 +57,7 @@ def team_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     if request.method == "POST":
         _act(request, team)
         return _private(redirect(request.path))
-    return _private(render(request, TEMPLATE, _context(team)))
+    return _private(render(request, TEMPLATE, _context(team, slug=slug, token=token)))
 
 
 def _act(request: HttpRequest, team: Team) -> None:
@@ -93,7 +94,18 @@ def _act(request: HttpRequest, team: Team) -> None:
         messages.error(request, " ".join(error.messages))
 
 
-def _context(team: Team) -> dict[str, Any]:
+def _sheet_url(match: Match | None, *, slug: str, token: str) -> str:
+    """The match's score sheet on this phone, where a player of the table keeps the score
+    hand by hand (the referees' app serves it, under its service worker: by name only,
+    this package never imports it); "" elsewhere."""
+    if match is None or match.team_b_id is None or match.recorded == Match.Recorded.RESULT:
+        return ""
+    if match.stage.scorekeeping_in_force != Scorekeeping.PLAYERS:
+        return ""
+    return reverse("referees:team_sheet", args=[slug, token, match.pk])
+
+
+def _context(team: Team, *, slug: str, token: str) -> dict[str, Any]:
     team = selectors.link_page_team(team=team)
     championship = team.championship
     entry: Entry | None = getattr(team, "entry", None)
@@ -104,6 +116,9 @@ def _context(team: Team) -> dict[str, Any]:
     started = selectors.championship_started(championship)
     # A team that is out or waiting plays nothing: no "next match" to wait for.
     plays = entry is None or entry.status not in Entry.OUT
+    fixture = selectors.next_match(team=team) if plays else None
+    if fixture is not None:
+        fixture.match.stage.championship = championship  # read already: no query more
     try:
         policy = championship.entry_policy
     except ObjectDoesNotExist:
@@ -117,7 +132,8 @@ def _context(team: Team) -> dict[str, Any]:
         "fee": policy if entry is not None and policy is not None and policy.fee else None,
         "waiting_number": waiting_number(entry) if entry is not None else None,
         "plays": plays,
-        "fixture": selectors.next_match(team=team) if plays else None,
+        "fixture": fixture,
+        "sheet_url": _sheet_url(fixture.match if fixture else None, slug=slug, token=token),
         "awaiting": [] if out else selectors.awaiting_answer(team=team),
         "answered": selectors.answered_results(team=team),
         "marks": marks if plays else [],
