@@ -51,6 +51,10 @@ class Referee:
     def api_auth(self) -> str:
         return ""  # the session's cookie, with its CSRF token
 
+    def words(self) -> dict[str, str]:
+        """The script's words that differ for this scorer (``referees.tablet.labels``)."""
+        return {}
+
     def write_problem(self, match: Match) -> TournamentError | None:
         return result_selectors.hand_write_problem(match=match, user=self.user)
 
@@ -111,6 +115,15 @@ class TeamScorer:
     def api_auth(self) -> str:
         # The API's credentials of a team (api.teamlink): the link's token, in a header.
         return f"TeamLink {self.token}"
+
+    def words(self) -> dict[str, str]:
+        # A player's phone, not the referee's tablet.
+        return {
+            "discard": _("Discard what this phone kept and reload"),
+            "discard_confirm": _(
+                "Discard the steps and hands this phone has not sent? They will be lost."
+            ),
+        }
 
     def write_problem(self, match: Match) -> TournamentError | None:
         return result_selectors.team_scorer_problem(match=match, team=self.team)

@@ -84,7 +84,7 @@ def _tablet_context(
             ),
         },
         # The script's own words win where both name one.
-        labels={**_labels(), **context["labels"]},
+        labels={**_labels(), **context["labels"], **scorer.words()},
     )
     return context
 

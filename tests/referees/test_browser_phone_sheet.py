@@ -141,7 +141,8 @@ def test_a_result_reported_while_the_phone_was_offline_is_said_and_the_hand_kept
     assert "The result of this match has been reported" in alert.inner_text()
     # Nothing lost silently: the hand stays on the phone, with a way to discard it.
     assert page.locator("tr[data-tablet=pending]").count() == 1
-    assert page.locator("#entry .tablet-alert [data-op=discard]").count() == 1
+    discard = page.locator("#entry .tablet-alert [data-op=discard]")
+    assert discard.inner_text() == "Discard what this phone kept and reload"
     page.screenshot(path=str(shots / "phone-sheet-refused.png"), full_page=True)
     assert stored(match) == []
     assert csp_violations == []

@@ -6,6 +6,7 @@ through it, and every act in the audit log."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.referees.conftest import Tablet, make_match
@@ -211,3 +212,27 @@ def test_the_last_hand_saved_on_the_phone_confirms_for_the_team(client, match):
     slug = match.stage.championship.slug
     page = client.get(reverse("tournaments:team_link", args=[slug, other]), **EN)
     assert 'id="awaiting"' in page.content.decode()
+
+
+def test_one_phone_at_a_time_the_other_teams_phone_takes_it_over(match):
+    """Ana's phone (team A) holds the hand in progress; Beto's (team B) sees it read only
+    and takes it over, an act of team B in the audit log; Ana's phone then saves nothing."""
+    result_services.match_start(match=match)
+    token_a = link_issue(team=match.team_a, via="organiser")
+    token_b = link_issue(team=match.team_b, via="organiser")
+    ana = Phone(Client(HTTP_ACCEPT_LANGUAGE="en"), match, token_a).open()
+    ana.tap("Ana calls truco")
+    assert ana.sync == "saved"
+    beto = Phone(Client(HTTP_ACCEPT_LANGUAGE="en"), match, token_b).open()
+    assert 'data-held="other"' in beto.raw
+    assert "Beto: quiero" not in beto.buttons()
+    assert "Take over on this device" in beto.page
+    beto.op("takeover", status=302)
+    beto.open()
+    assert "Beto: quiero" in beto.buttons()
+    act = TeamAct.objects.get(action=TeamAct.Action.TAKEN_OVER)
+    assert (act.team, act.via, act.detail) == (match.team_b, TeamAct.Via.LINK, "Hand 1 in progress")
+    # Ana's phone, a step behind: refused, told who holds the match now.
+    ana.tap("Beto: quiero", status=409)
+    assert "Another device" in ana.page
+    assert not Hand.objects.exists()
