@@ -40,10 +40,10 @@ from tournaments.results.numbering import hand_record_numbered
 from tournaments.results.selectors import by_hands_problem, team_scorer_problem
 
 
-def _checked(team: Team, link: TeamLink, match: Match) -> Match:
+def _checked(team: Team, link: TeamLink, match: Match, *, lock_entry: bool = True) -> Match:
     """The entry, the link, then the match (locked, read again): refused with the team's
     rule's sentence; the match as stored now."""
-    _entry_still_in(team)
+    _entry_still_in(team, lock=lock_entry)
     link_still_live(team=team, link=link)
     lock_match(match)
     found = Match.objects.select_related("stage__championship", "team_a", "team_b", "team_c").get(
@@ -86,7 +86,7 @@ def link_draft_save(
 ) -> HandDraft:
     """The team's phone keeps the hand in progress on the server (``results.drafts``);
     taking the match over from another device is an act of the audit log."""
-    match = _checked(team, link, match)
+    match = _checked(team, link, match, lock_entry=False)
     holder = HandDraft.objects.filter(match=match).values_list("device", flat=True).first()
     draft = drafts.draft_save(
         match=match,
@@ -128,7 +128,11 @@ def link_hand_record(
         pk=match.pk
     )
     stored = Hand.objects.filter(match=found, number=number).first()
-    if stored is not None and stored.record == records.hand_entry(record):
+    if (
+        stored is not None
+        and isinstance(record, Mapping)
+        and stored.record == records.hand_entry(record)
+    ):
         # A retry of a hand this phone stored (its answer lost): the same answer, no act.
         return stored, False
     problem = team_scorer_problem(match=found, team=team) or by_hands_problem(match=found)
