@@ -12,6 +12,7 @@ from django.urls import reverse
 from tests.referees.conftest import Tablet, make_match
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.factories import TeamFactory
+from tests.tournaments.test_gallo_tables import _table
 from tournaments.entries.services import link_issue, link_revoke
 from tournaments.models import Hand, Match, MatchConfirmation, Scorekeeping, TeamAct
 from tournaments.results import services as result_services
@@ -236,3 +237,24 @@ def test_one_phone_at_a_time_the_other_teams_phone_takes_it_over(match):
     ana.tap("Beto: quiero", status=409)
     assert "Another device" in ana.page
     assert not Hand.objects.exists()
+
+
+def test_at_a_table_of_three_the_third_player_keeps_the_score_too(db, client):
+    match = _table()
+    championship = match.stage.championship
+    championship.scorekeeping = Scorekeeping.PLAYERS
+    championship.save(update_fields=["scorekeeping"])
+    result_services.match_start(match=match)
+    token = link_issue(team=match.team_c, via="organiser")
+    response = client.get(sheet_url(match, token), **EN)
+    assert response.status_code == 200
+    assert match.team_c.name in response.content.decode()
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    phone = Phone(client, match, token).open()
+    while "Save hand" not in phone.page:
+        trick = next(label for label in phone.buttons() if label.startswith("Trick to"))
+        phone.tap(trick)
+    phone.save()
+    assert Hand.objects.filter(match=match).count() == 1
+    act = TeamAct.objects.get(action=TeamAct.Action.HAND_RECORDED)
+    assert act.team == match.team_c
