@@ -43,7 +43,7 @@ def console_match() -> Match:
     return players_keep_score(match)
 
 
-def phone(browser, live_server, csp_violations, match: Match, *, language: str = "en"):
+def phone(browser, live_server, csp_violations, match: Match, *, language: str = "en", shots=None):
     """Team A's player on his phone: from his team's page to the match's sheet, once the
     engine runs in the page."""
     context = browser.new_context(
@@ -59,6 +59,8 @@ def phone(browser, live_server, csp_violations, match: Match, *, language: str =
     token = link_issue(team=match.team_a, via="organiser")
     slug = match.stage.championship.slug
     page.goto(f"{live_server.url}{reverse('tournaments:team_link', args=[slug, token])}")
+    if shots is not None:
+        page.screenshot(path=str(shots / "phone-team-page.png"), full_page=True)
     page.locator("#keep-score").click()
     page.wait_for_url(f"**{reverse('referees:team_sheet', args=[slug, token, match.pk])}")
     page.wait_for_selector("#entry[data-engine=browser]", timeout=120_000)
@@ -69,7 +71,7 @@ def test_the_phone_keeps_the_hand_offline_and_sends_it_when_back(
     browser, live_server, csp_violations, shots
 ):
     match = console_match()
-    page = phone(browser, live_server, csp_violations, match)
+    page = phone(browser, live_server, csp_violations, match, shots=shots)
     # The service worker keeps the page (under its scope), the engine and Pyodide.
     page.wait_for_function("window.tanteoTablet.offline === true", timeout=60_000)
     page.wait_for_selector("[data-sync=saved]")
