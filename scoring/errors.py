@@ -296,7 +296,7 @@ CATALOGUE: dict[str, tuple[type[EngineError], str]] = {
     ),
     "match_not_decided": (
         MatchError,
-        "The match is not over: no side has won {need} of these {played} {words}.",
+        "The match is not over: the {words} played ({played}) give no side the {need} it needs.",
     ),
     "winner_contradicts_result": (
         MatchError,

@@ -179,7 +179,8 @@ ENGINE_MESSAGES: dict[str, Any] = {
         "cannot follow."
     ),
     "match_not_decided": _(
-        "The match is not over: no side has won %(need)s of these %(played)s %(words)s."
+        "The match is not over: the %(words)s played (%(played)s) give no side the %(need)s it "
+        "needs."
     ),
     "winner_contradicts_result": _("The %(words)s give the match to %(actual)s, not %(stated)s."),
 }

@@ -8,13 +8,14 @@ for a line break, an escape, a bell, a DEL or a NUL. So:
   sentence (:func:`line_problem`, :func:`check_lines`; :data:`one_line_validator` on a
   form's or a serializer's field);
 - **free text of several lines** (a reason, a description, how to pay) keeps its line
-  breaks and tabs, and every other control character is stripped (:func:`paragraph`).
+  breaks and tabs, and every other control character is stripped (:func:`paragraph`),
+  or refused where nothing may be changed (:func:`paragraph_has_control`: an archive).
 
 Control characters are Unicode's (category Cc: C0, DEL, C1), the line and paragraph
 separators, and the bidirectional overrides that make a name read backwards. Forms, the
 API's serializers (``api.views.base.ApiView.valid``, every text field of a request), the
-services and the CSV import use this module; nothing else says what a control character
-is.
+services, the CSV import and the archive import use this module; nothing else says what
+a control character is.
 """
 
 from __future__ import annotations
@@ -45,6 +46,16 @@ def has_control(text: str) -> bool:
     (False, True, True)
     """
     return bool(CONTROL.search(text))
+
+
+def paragraph_has_control(text: str) -> bool:
+    """Whether free text holds a control character :func:`paragraph` would strip: line
+    breaks (LF, CR, the line and paragraph separators) and tabs are free text's own.
+
+    >>> paragraph_has_control("Paid\\r\\nby\\ttransfer"), paragraph_has_control("Paid\\x07")
+    (False, True)
+    """
+    return bool(_PARAGRAPH_CONTROL.search(text.replace("\r", "\n")))
 
 
 def paragraph(text: str) -> str:

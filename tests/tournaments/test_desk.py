@@ -260,7 +260,7 @@ def test_only_the_organisers_reach_the_desk(client, tables, django_user_model):
             [(30, 2)],
             "incomplete",
             {
-                "en": "The match is not over: no side has won 2 of these 1 chicos.",
+                "en": "The match is not over: the chicos played (1) give no side the 2 it needs.",
                 "es": "El partido no ha terminado",
                 "ca": "El partit no s'ha acabat",
             },

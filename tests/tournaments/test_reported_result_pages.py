@@ -171,3 +171,21 @@ def test_the_public_pages_say_who_keeps_the_score_and_who_reported(client, organ
     assert f"{match.team_a.name}: disputed, waiting for the organiser" in page
     assert "We won the first." not in page  # what a team writes to the organiser
     assert 'id="hands"' not in page
+
+
+def test_a_result_only_match_page_lists_no_hands_and_says_when_in_the_championships_time(
+    client, organiser, match
+):
+    championship = match.stage.championship
+    championship.time_zone = "America/Argentina/Buenos_Aires"  # UTC−3 all year
+    championship.save(update_fields=["time_zone"])
+    result_services.match_result_report(
+        match=match, side="A", games=[{"score": {"A": 30, "B": 12}}, {"score": {"A": 30, "B": 2}}]
+    )
+    Match.objects.filter(pk=match.pk).update(
+        reported_at=datetime.datetime(2026, 5, 2, 23, 40, tzinfo=datetime.UTC)
+    )
+    page = client.get(reverse("tournaments:match", args=["sin-arbitros", match.pk])).content
+    page = page.decode()
+    assert "Hand by hand" not in page and "No hand recorded yet." not in page
+    assert "(05/02/2026 8:40 p.m.)" in page and "11:40" not in page

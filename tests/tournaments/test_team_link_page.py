@@ -82,9 +82,10 @@ def test_the_next_match_with_its_round_table_time_and_opponent(
     )
     team, opponent = match.team_a, match.team_b
     url = page_url(championship, link_issue(team=team, via="organiser"))
-    # link, team, players, next match and both line-ups, results to answer, results
-    # answered, check-in stages, rounds, marks: whatever the championship's size.
-    with django_assert_max_num_queries(11):
+    # link, team, players, next match and both line-ups, results to answer, results to
+    # report, results answered, check-in stages, rounds, marks: whatever the
+    # championship's size.
+    with django_assert_max_num_queries(12):
         response = client.get(url, **EN)
     html = response.content.decode()
     assert 'id="next-match-table">7<' in html

@@ -32,12 +32,18 @@ class ResultDue:
     answer_by: datetime.datetime | None = None
 
 
+# Where the teams may report a result (``results.services.match_result_report`` refuses
+# it only where the referees keep the score): results only, or a player of the table
+# keeping it, whose team may still report the result of a match nobody kept hand by hand.
+TEAMS_REPORT = (Scorekeeping.PLAYERS, Scorekeeping.RESULTS)
+
+
 def _results_kept() -> Q:
-    """Matches whose result is reported rather than kept hand by hand: recorded as their
-    result, or in a stage where nobody keeps the score (its own choice, else its
-    championship's)."""
-    by_stage = Q(stage__scorekeeping=Scorekeeping.RESULTS) | Q(
-        stage__scorekeeping="", stage__championship__scorekeeping=Scorekeeping.RESULTS
+    """Matches whose result a team may report rather than a referee keep it hand by hand:
+    recorded as their result, or in a stage where no referee keeps the score (its own
+    choice, else its championship's) and nobody has begun keeping it hand by hand."""
+    by_stage = Q(stage__scorekeeping__in=TEAMS_REPORT) | Q(
+        stage__scorekeeping="", stage__championship__scorekeeping__in=TEAMS_REPORT
     )
     hands = Hand.objects.filter(match=OuterRef("pk"))
     return Q(recorded=Match.Recorded.RESULT) | (by_stage & ~Exists(hands))

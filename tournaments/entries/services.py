@@ -140,15 +140,22 @@ def link_revoke(*, team: Team, by: AbstractBaseUser | None = None) -> int:
     return count
 
 
-def link_team(*, slug: str, token: str) -> Team:
-    """The team a personal link opens in championship ``slug``; a tampered token, a
-    revoked link or another championship's link raises ``TournamentError`` (403)."""
+def link_opened(*, slug: str, token: str) -> TeamLink:
+    """The personal link ``token`` opens in championship ``slug`` (its team with it); a
+    tampered token, a revoked link or another championship's link raises
+    ``TournamentError`` (403). An act through it passes it on, to be checked live under
+    its lock (``reports.link_report``)."""
     link = link_by_token(token=token)
     if link.team.championship.slug != slug:
         raise TournamentError(
             _("This link belongs to another championship."), code="link_other_championship"
         )
-    return link.team
+    return link
+
+
+def link_team(*, slug: str, token: str) -> Team:
+    """The team a personal link opens in championship ``slug`` (:func:`link_opened`)."""
+    return link_opened(slug=slug, token=token).team
 
 
 # -- the entry form: the organiser's policy, a team entered, the organiser's answers -------

@@ -2,10 +2,10 @@
 
 :func:`archive_import` checks the whole file first (``archive_checks``: limits, schema,
 references, engine), then writes everything in one transaction: a refused file, or
-any failure on the way, leaves nothing behind. People are created new (an archive holds
-no licence number, so none is matched: the organiser merges likely pairs later on his
-people's page), players get new ids and every hand record, line-up, seat list and hand
-order is renamed to them (``scoring.rename_players``).
+any failure on the way, leaves nothing behind. People are created new, those likely
+already on record only offered to the organisers (``archive_people``); players get new
+ids and every hand record, line-up, seat list and hand order is renamed to them
+(``scoring.rename_players``).
 
 Results are not copied but derived again, as for any hand Tanteo stores: the engine
 scores each match's hands and its games, scores, status and winner are what it says
@@ -29,7 +29,7 @@ import datetime
 import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import MatchResult, rename_players
 from tournaments import tasks
-from tournaments.io import archive_results
+from tournaments.io import archive_people, archive_results
 from tournaments.io.archive import rename_lineup, rename_view, renumber_settings
 from tournaments.io.archive_checks import ArchiveError, archive_check, hand_path
 from tournaments.io.archive_limits import shown
@@ -55,12 +55,10 @@ from tournaments.models import (
     MatchConfirmation,
     Membership,
     Person,
-    Player,
     Round,
     Stage,
     Substitution,
     Team,
-    name_key,
 )
 from tournaments.results import records
 from tournaments.results import services as result_services
@@ -70,7 +68,6 @@ from tournaments.standings import services as standing_services
 DECIDED_WITHOUT_PLAY = ("walkover", "forfeit", "bye")
 #: A short name given for the copy (the schema's for the archive's own).
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
-NAME_KEY_LENGTH = Person._meta.get_field("name_key").max_length
 #: The reason of the result change that marks a disagreement accepted on import.
 DISAGREEMENT_REASON = _(
     "Imported from an archive whose stored result differs from the engine's: the engine's"
@@ -80,10 +77,13 @@ DISAGREEMENT_REASON = _(
 
 @dataclass(frozen=True)
 class ArchiveImport:
-    """What an import made: the new championship and the disagreements it accepted."""
+    """What an import made: the new championship, the disagreements it accepted and, by
+    the id of each new person likely already on record, the people he may be (offered to
+    the organisers, nothing merged)."""
 
     championship: Championship
     disagreements: list[dict[str, Any]]
+    likely: dict[int, list[Person]] = field(default_factory=dict)
 
 
 def free_slug(wanted: str) -> str:
@@ -113,6 +113,8 @@ def archive_import(
     ``slug``: the new championship's short name (refused if taken); by default the
     archive's, or the first free ``<slug>-2``... ``accept_disagreements``: import hands
     whose stored result the engine does not give, marked (module docstring).
+    ``organisers``: the new championship's; each is offered the people on record he may
+    already see who are likely people of the archive (``archive_people.likely_known``).
     """
     disagreements = archive_check(archive)
     if disagreements and not accept_disagreements:
@@ -144,9 +146,12 @@ def archive_import(
             )
     else:
         slug = free_slug(archive["championship"]["slug"])
+    organisers = list(organisers)
+    # Before the new people exist: none of them is offered as himself.
+    known = archive_people.likely_known(archive["people"], organisers=organisers)
     writer = _Import(archive, slug)
     championship = writer.run(disagreements)
-    championship.organisers.set(list(organisers))
+    championship.organisers.set(organisers)
     for stage in championship.stages.select_related("championship"):
         standing_services.standings_refresh(stage=stage)
     # The imported hands tell what any recorded hand tells: their statistics are kept, and
@@ -158,7 +163,8 @@ def archive_import(
     for match_id in decided.values_list("pk", flat=True):
         tasks.rate_match_on_commit(match_id=match_id)
     announce(championship_id=championship.pk, what="championship", slug=championship.slug)
-    return ArchiveImport(championship=championship, disagreements=disagreements)
+    likely = {writer.people[key].pk: matches for key, matches in known.items()}
+    return ArchiveImport(championship=championship, disagreements=disagreements, likely=likely)
 
 
 def _date(value: str | None) -> datetime.date | None:
@@ -200,23 +206,7 @@ class _Import:
         )
 
     def _people(self) -> None:
-        people = {
-            p["id"]: Person(
-                name=p["name"],
-                # Cut as the column is: a name's plain form may be longer than the name
-                # (NFKD spells some characters out in several).
-                name_key=name_key(p["name"])[:NAME_KEY_LENGTH],
-                club=p.get("club", ""),
-                initial_only=p.get("initial_only", False),
-            )
-            for p in self.archive["people"]
-        }
-        Person.objects.bulk_create(people.values())
-        rows = self.archive["players"]
-        players = Player.objects.bulk_create(
-            Player(name=p["name"], club=p.get("club", ""), person=people[p["person"]]) for p in rows
-        )
-        self.player = {row["key"]: player for row, player in zip(rows, players, strict=True)}
+        self.people, self.player = archive_people.people_create(self.archive)
         # The archive's p1, p2... -> this site's p<id>, in every record and line-up.
         self.key = {key: player.record_key for key, player in self.player.items()}
 

@@ -5,8 +5,8 @@ An archive comes from anyone, so the file is bounded before its schema, the engi
 the database meets it: at most :data:`MAX_BYTES` of UTF-8 JSON, no key twice in an
 object, nested at most ``jsonbody.MAX_DEPTH`` levels, no list or object of more than
 :data:`MAX_ITEMS` items, every text at most :data:`MAX_TEXT` characters (a key
-:data:`MAX_KEY`) without a lone surrogate or a control character (line breaks and tabs
-only in a ``reason`` or a ``comment``), every number finite and at most
+:data:`MAX_KEY`) without a lone surrogate or a control character (``tournaments.text``'s;
+line breaks and tabs only in a ``reason`` or a ``comment``), every number finite and at most
 :data:`MAX_NUMBER` either way (what a database integer holds). Then, once the schema has
 said what each list is, :func:`counts_check` bounds the people, teams, matches...
 (:data:`COUNTS`).
@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import TournamentError
 from tournaments.io import jsonbody
+from tournaments.text import CONTROL, has_control, paragraph_has_control
 
 #: The file's size: a championship of some 13,000 hands (bench/README.md, "Archive import").
 MAX_BYTES = 20 * 1024 * 1024
@@ -56,10 +57,8 @@ COUNTS: dict[str, int] = {
     "$.matches[*].revisions": 2_000,
 }
 
-# C0 and C1 controls (Unicode category Cc) and lone surrogates (Cs), which no database
-# text holds (PostgreSQL refuses NUL; UTF-8 has no surrogates).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# Lone surrogates (Unicode category Cs), which no database text holds (UTF-8 has none).
+# Control characters are ``tournaments.text``'s, the one rule of every text typed in.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # An integer literal longer than this is out of range whatever its digits (and Python
 # would refuse to read one of more than 4,300 digits with an error of its own).
@@ -86,10 +85,14 @@ def shown(value: Any, length: int = 40) -> str:
     ('“Los Anchos”', '“vvvvv…”', '{"a": [1]}', '“a?b”')
     """
     if isinstance(value, str):
-        text = _CONTROL.sub("?", value[: length + 1])
+        text = _printable(value[: length + 1])
         return f"“{text[:length]}…”" if len(text) > length else f"“{text}”"
-    text = _CONTROL.sub("?", json.dumps(value, ensure_ascii=False, default=str)[: length + 1])
+    text = _printable(json.dumps(value, ensure_ascii=False, default=str)[: length + 1])
     return f"{text[:length]}…" if len(text) > length else text
+
+
+def _printable(text: str) -> str:
+    return _SURROGATE.sub("?", CONTROL.sub("?", text))
 
 
 class _Refused:
@@ -246,18 +249,16 @@ def _key_check(key: str, node: tuple[Any, ...]) -> None:
 
 
 def _characters_check(text: str, node: tuple[Any, ...], *, free: bool) -> None:
-    found = (_CONTROL_BUT_LINES if free else _CONTROL).search(text)
-    if found is None:
-        return
-    if _SURROGATE.match(found.group()):
+    if _SURROGATE.search(text):
         raise ArchiveError(
             _("the text holds a broken character (a lone surrogate: not Unicode)."),
             path=_path(node),
         )
-    raise ArchiveError(
-        _("the text holds a control character (such as a NUL or a line break)."),
-        path=_path(node),
-    )
+    if paragraph_has_control(text) if free else has_control(text):
+        raise ArchiveError(
+            _("the text holds a control character (such as a NUL or a line break)."),
+            path=_path(node),
+        )
 
 
 def counts_check(archive: Mapping[str, Any]) -> None:

@@ -84,6 +84,7 @@ def person_likely_matches(
     user: Any,
     exclude: Iterable[int] = (),
     championship: Championship | None = None,
+    championships: bool = True,
 ) -> list[list[Person]]:
     """For each of ``typed`` (a new line-up's players), in order, the people he is likely
     to be (each with his ``championships``), in two queries: the one function that finds
@@ -97,7 +98,9 @@ def person_likely_matches(
     a licence held by a record he cannot see offers nothing here (it becomes a merge
     request that its organisers answer). ``exclude``: people never offered (those
     already in the line-up being edited); ``championship``: those already playing in it
-    are not offered either (one person plays in one team of a championship).
+    are not offered either (one person plays in one team of a championship);
+    ``championships=False``: without them (one query, however many are found: an
+    archive's ten thousand people).
     """
     if not typed:
         return []
@@ -122,7 +125,8 @@ def person_likely_matches(
         else [p for p in by_key.get(key, []) if _alike(t.club, t.licence, p)]
         for t, key in zip(typed, keys, strict=True)
     ]
-    with_championships({p.pk: p for matches in found for p in matches}.values(), user=user)
+    if championships:
+        with_championships({p.pk: p for matches in found for p in matches}.values(), user=user)
     return found
 
 

@@ -35,6 +35,17 @@ def test_the_file_the_hostile_ones_are_made_from_imports_whole(archive, tmp_path
 
 
 @pytest.mark.django_db
+def test_free_text_keeps_what_the_text_rule_keeps(archive):
+    # A reason as typed on any system: CR LF, CR, a tab, a line separator (tournaments.text).
+    spoiled = copy.deepcopy(archive)
+    played = next(m for m in spoiled["matches"] if m["outcome"] == "played")
+    played["confirmations"][1]["comment"] = "Mal\r\ncontado\rotra\tvez\u2028fin"
+    done = archive_import(archive=spoiled, slug="lineas")
+    match = Match.objects.get(stage__championship=done.championship, outcome="played")
+    assert match.confirmations.get(side="B").comment == "Mal\r\ncontado\rotra\tvez\u2028fin"
+
+
+@pytest.mark.django_db
 def test_a_name_whose_plain_form_is_longer_than_the_column_imports(archive):
     # "ﷺ" is one character, its NFKD form eighteen: the person's name key (200 at most)
     # is cut, not refused by PostgreSQL.

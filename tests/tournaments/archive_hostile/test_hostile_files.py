@@ -114,6 +114,23 @@ HOSTILE: dict[str, tuple[Callable[[dict], bytes], str, str]] = {
         "$.matches[0].revisions[5].reason",
         "control character",
     ),
+    # The rule of every text typed in (tournaments.text): a name read backwards, a line
+    # separator, an escape in free text are refused as a NUL is.
+    "bidi-override-in-a-person": (
+        spoilt(lambda a: a["people"][0].update(name="Ana \u202eziuR")),
+        "$.people[0].name",
+        "control character",
+    ),
+    "line-separator-in-a-team": (
+        spoilt(lambda a: a["teams"][0].update(name="Los\u2028Anchos")),
+        "$.teams[0].name",
+        "control character",
+    ),
+    "escape-in-a-comment": (
+        spoilt(lambda a: _match(a)["confirmations"][1].update(comment="Mal\x1b[2J")),
+        "$.matches[0].confirmations[1].comment",
+        "control character",
+    ),
     "entry-position-2**63": (
         spoilt(lambda a: a["teams"][0]["entry"].update(position=2**63 + 1)),
         "$.teams[0].entry.position",

@@ -1,6 +1,8 @@
 """``manage.py import_archive FILE [--slug S] [--accept-disagreements] [--organiser U]``:
 an open archive (docs/archive.md) imported as a new championship, or refused with the
-JSON path of its first problem and a short sentence, nothing created."""
+JSON path of its first problem and a short sentence, nothing created. It says how many
+of its people may be people already on record: offered to the organisers named, never
+merged (``tournaments.io.archive_people``)."""
 
 from pathlib import Path
 
@@ -86,3 +88,29 @@ class Command(TanteoCommand):
                 )
                 % {"count": count}
             )
+        self._likely(len(done.likely), organisers=bool(organisers))
+
+    def _likely(self, count: int, *, organisers: bool) -> None:
+        """How many imported people may be people already known (numbers only: the
+        command's output names nobody's record)."""
+        if not organisers:
+            self.stdout.write(
+                _(
+                    "No organiser named: its people's likely matches among the people"
+                    " already on record are for the staff who manage every championship to"
+                    " find on their People page; nothing was merged."
+                )
+            )
+        elif count:
+            self.stdout.write(
+                ngettext(
+                    "%(count)s person may be someone already on record: offered to the"
+                    " organisers on their People page, nothing merged.",
+                    "%(count)s people may be people already on record: offered to the"
+                    " organisers on their People page, nothing merged.",
+                    count,
+                )
+                % {"count": count}
+            )
+        else:
+            self.stdout.write(_("Nobody of the archive looks like a person already on record."))

@@ -1,11 +1,12 @@
 """The team's own page behind its personal link: ``/c/<slug>/team/<token>/``.
 
 Whoever holds the link acts for the team, with no account: check in while the organiser
-lets teams check in themselves, answer a result of its own (confirm, or dispute saying
-why), withdraw before the start. Nothing else: the acts are ``entries.acts``, each one in
-the audit log. A revoked link, a tampered token or another championship's link answers
-403 with the sentence ``entries.services.link_team`` gives, on a GET as on a POST, and
-changes nothing.
+lets teams check in themselves, report the result of a match of its own where no referee
+keeps the score (``reports``), answer a result of its own (confirm, or dispute saying
+why), withdraw before the start. Nothing else: the acts are ``entries.acts`` and
+``entries.reports`` (with the link, checked live), each one in the audit log. A revoked
+link, a tampered token or another championship's link answers 403 with the sentence
+``entries.services.link_opened`` gives, on a GET as on a POST, and changes nothing.
 
 The page holds a secret in its address and per-team state: it is never cached
 (``never_cache``), never indexed (``X-Robots-Tag``), and its address is never sent as a
@@ -28,11 +29,14 @@ from django.views.decorators.cache import never_cache
 from tournaments.championships.words import words
 from tournaments.entries import acts
 from tournaments.entries import link_selectors as selectors
+from tournaments.entries.reports import link_answer
 from tournaments.entries.selectors import waiting_number
-from tournaments.entries.services import link_team
+from tournaments.entries.services import link_opened
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Match, Scorekeeping, Team
+from tournaments.models import Entry, Match, Scorekeeping, Team, TeamLink
 from tournaments.stages.services import team_check_in_stages
+from tournaments.web.players import reports
+from tournaments.web.shared.result_form import ResultForm
 
 TEMPLATE = "tournaments/team_link.html"
 REFERRER_POLICY = "strict-origin"
@@ -49,18 +53,26 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 @never_cache
 def team_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """GET: the team's page; POST: one act (``action``), then the page again."""
+    """GET: the team's page; POST: one act (``action``), then the page again; a result
+    reported and refused, the page with the form as typed and the engine's sentence."""
     try:
-        team = link_team(slug=slug, token=token)
+        link = link_opened(slug=slug, token=token)
     except TournamentError as error:
         return _private(render(request, TEMPLATE, {"refused": error.text}, status=403))
+    team = link.team
     if request.method == "POST":
-        _act(request, team)
+        if request.POST.get("action") == "report":
+            refused = reports.report(request, team, link)
+            if refused is not None:
+                context = _context(team, refused, slug=slug, token=token)
+                return _private(render(request, TEMPLATE, context))
+        else:
+            _act(request, team, link)
         return _private(redirect(request.path))
     return _private(render(request, TEMPLATE, _context(team, slug=slug, token=token)))
 
 
-def _act(request: HttpRequest, team: Team) -> None:
+def _act(request: HttpRequest, team: Team, link: TeamLink) -> None:
     """Do the act the form names, and say how it went (a refusal changes nothing)."""
     action = request.POST.get("action", "")
     try:
@@ -74,10 +86,11 @@ def _act(request: HttpRequest, team: Team) -> None:
                     _("This match is not one of %(team)s's."), params={"team": team}
                 )
             if action == "confirm":
-                acts.link_confirm(team=team, match=match)
+                link_answer(team=team, match=match, link=link)
                 messages.success(request, _("Result confirmed."))
             else:
-                acts.link_dispute(team=team, match=match, comment=request.POST.get("comment", ""))
+                comment = request.POST.get("comment", "")
+                link_answer(team=team, match=match, dispute=comment, link=link)
                 messages.success(
                     request, _("Your dispute was sent to the organiser, who will settle it.")
                 )
@@ -105,7 +118,9 @@ def _sheet_url(match: Match | None, *, slug: str, token: str) -> str:
     return reverse("referees:team_sheet", args=[slug, token, match.pk])
 
 
-def _context(team: Team, *, slug: str, token: str) -> dict[str, Any]:
+def _context(
+    team: Team, posted: ResultForm | None = None, *, slug: str, token: str
+) -> dict[str, Any]:
     team = selectors.link_page_team(team=team)
     championship = team.championship
     entry: Entry | None = getattr(team, "entry", None)
@@ -134,8 +149,9 @@ def _context(team: Team, *, slug: str, token: str) -> dict[str, Any]:
         "plays": plays,
         "fixture": fixture,
         "sheet_url": _sheet_url(fixture.match if fixture else None, slug=slug, token=token),
-        "awaiting": [] if out else selectors.awaiting_answer(team=team),
-        "answered": selectors.answered_results(team=team),
+        # Its results: to report, to answer ([] for a team that is out: it acts no
+        # more), and answered.
+        **reports.results(team, posted, acts=not out),
         "marks": marks if plays else [],
         "checked_in": bool(marks) and all(mark.present for mark in marks),
         "check_in_open": acts.self_check_in_open(championship),

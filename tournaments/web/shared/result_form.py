@@ -31,10 +31,19 @@ def chico_slots(match: Match) -> int:
 
 class ResultForm(forms.Form):
     """Each chico's score by side (``c1_A``, ``c1_B``...), the chico's winner where two
-    sides of a table of three reach the target together (``c1_winner``), and a reason
-    when the organiser corrects a result (``with_reason``)."""
+    sides of a table of three reach the target together (``c1_winner``), a reason when
+    the organiser corrects a result (``with_reason``), and who won the match when a team
+    reports it (``with_winner``: the engine checks it against the chicos, so that scores
+    typed in each other's column are caught)."""
 
-    def __init__(self, *args: Any, match: Match, with_reason: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        match: Match,
+        with_reason: bool = False,
+        with_winner: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
         self.sides = result_sides(match)
@@ -59,6 +68,13 @@ class ResultForm(forms.Form):
                     choices=[("", "—"), *((side, self.names[side]) for side in self.sides)],
                     required=False,
                 )
+        if with_winner:
+            self.fields["winner"] = forms.ChoiceField(
+                label=_("Who won the match?"),
+                choices=[(side, self.names[side]) for side in self.sides],
+                widget=forms.RadioSelect,
+                error_messages={"required": _("Say who won the match.")},
+            )
         if with_reason:
             self.fields["reason"] = forms.CharField(
                 label=_("Reason"),
@@ -67,14 +83,29 @@ class ResultForm(forms.Form):
                 help_text=_("Kept in the match's history with your name."),
             )
 
+    # The chico the engine found at fault (its number), marked on its row.
+    fault: int | None = None
+
+    def add_result_error(self, error: ValidationError) -> None:
+        """Show the engine's refusal of the result above the form, and mark the chico it
+        names (``params["index"]``, 0-based) so the eye goes to the row to fix."""
+        params = getattr(error, "params", None) or {}
+        index = params.get("index") if isinstance(params, dict) else None
+        if isinstance(index, int) and 0 <= index < self.slots:
+            self.fault = index + 1
+            for side in self.sides:
+                self.fields[f"c{self.fault}_{side}"].widget.attrs["aria-invalid"] = "true"
+        self.add_error(None, error.messages)
+
     def chico_rows(self) -> list[dict[str, Any]]:
-        """The fields chico by chico, for the template: its number, a field per side and
-        its winner's field at a table of three."""
+        """The fields chico by chico, for the template: its number, a field per side, its
+        winner's field at a table of three, and whether the engine found it at fault."""
         return [
             {
                 "number": number,
                 "scores": [self[f"c{number}_{side}"] for side in self.sides],
                 "winner": self[f"c{number}_winner"] if len(self.sides) == 3 else None,
+                "fault": number == self.fault,
             }
             for number in range(1, self.slots + 1)
         ]
@@ -115,6 +146,7 @@ class ResultForm(forms.Form):
                 params={"word": self.word.game},
             )
         data["games"] = games
+        data["winner"] = data.get("winner") or None
         return data
 
     @classmethod
