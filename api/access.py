@@ -13,8 +13,10 @@ from typing import Any
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
+from api.teamlink import team_link
 from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Championship, Match
+from tournaments.results.selectors import team_scorer_problem
 from tournaments.stages import selectors as stage_selectors
 
 
@@ -69,4 +71,24 @@ def refereed_match(request: Any, match_id: int) -> Match:
     found = match(request, match_id)
     if not championship_selectors.may_referee(request.user, found):
         raise PermissionDenied()
+    return found
+
+
+def scored_match(request: Any, match_id: int) -> Match:
+    """A match whose hands the caller may record: :func:`refereed_match` for a user; for a
+    team through its link (``api.teamlink``), one of its own matches (404 for any other)
+    in a stage where a player of the table keeps the score (else 403 with the sentence of
+    ``results.selectors.team_scorer_problem``). The services check it again under the
+    match's lock, with whether the championship is in play."""
+    link = team_link(request)
+    if link is None:
+        return refereed_match(request, match_id)
+    found = (
+        Match.objects.select_related("stage__championship").filter(pk=match_id).order_by().first()
+    )
+    if found is None or found.side_of(link.team_id) is None:
+        raise Http404("No such match.")
+    problem = team_scorer_problem(match=found, team=link.team)
+    if problem is not None and problem.code in ("referees_keep_score", "results_only"):
+        raise PermissionDenied(detail=problem.text, code=problem.code)
     return found

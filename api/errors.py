@@ -66,7 +66,7 @@ CONFLICTS = {
 FORBIDDEN = {"not_referee", "not_match_referee", "person_not_managed", "merge_not_managed"}
 # A team through its personal link, acting where it may not: another team's match, or a
 # championship whose referees keep the score.
-FORBIDDEN |= {"not_team_match", "referees_keep_score"}
+FORBIDDEN |= {"not_team_match", "referees_keep_score", "results_only"}
 # A link revoked while its request was on its way (the link is checked again under its
 # lock): the credentials are no longer good, as when it is revoked before.
 UNAUTHORISED = {"link_revoked", "link_invalid"}

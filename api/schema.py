@@ -75,6 +75,12 @@ WHO = {
     "referees": "Who: the match's referee while on the championship's list of referees, the "
     "championship's organisers and staff (401 without credentials, 403 for anyone else who "
     "may read the match, 404 otherwise).",
+    "scorers": "Who: the match's referee while on the championship's list of referees, the "
+    "championship's organisers and staff; and where a player of the table keeps the score "
+    "(the stage's `scorekeeping`: `players`), a team of the match through its personal link "
+    "(`Authorization: TeamLink <token>`: its own matches only, 404 otherwise; 403 where the "
+    "referees keep the score or only results are reported; a revoked link 401). 401 without "
+    "credentials, 403 for any other user who may read the match.",
 }
 
 

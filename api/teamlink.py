@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from tournaments.entries.link_selectors import link_by_token
@@ -76,6 +76,13 @@ class UserOrTeamLink(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
         return bool(user and user.is_authenticated) or team_link(request) is not None
+
+
+class ReadOrUserOrTeamLink(UserOrTeamLink):
+    """Anyone reads (the views decide what); a user or a team through its link writes."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in SAFE_METHODS or super().has_permission(request, view)
 
 
 class TeamLinkScheme(OpenApiAuthenticationExtension):

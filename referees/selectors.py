@@ -106,7 +106,15 @@ def match_for_referee(*, user: Any, pk: int) -> Match:
     """The match ``pk`` with teams, players, games and hands, if ``user`` may referee it
     (``championships.selectors.may_referee``: its referee, or who manages its championship);
     else ``Http404``. A bye is never refereed."""
-    match = (
+    match = _sheet_match(pk)
+    if match is None or not championship_selectors.may_referee(user, match):
+        raise Http404("No such match.")
+    return match
+
+
+def _sheet_match(pk: int) -> Match | None:
+    """Match ``pk`` with what its sheet shows (``None`` for none, or a bye)."""
+    return (
         Match.objects.filter(pk=pk, team_b__isnull=False)
         .select_related("stage__championship", "round", "team_a", "team_b", "winner", "referee")
         .prefetch_related(
@@ -117,7 +125,14 @@ def match_for_referee(*, user: Any, pk: int) -> Match:
         )
         .first()
     )
-    if match is None or not championship_selectors.may_referee(user, match):
+
+
+def match_for_team(*, team: Any, pk: int) -> Match:
+    """The match ``pk`` loaded as :func:`match_for_referee` loads it, if ``team`` plays it
+    (a table of three's third too); else ``Http404``, as if it did not exist. Whether the
+    team keeps its score is ``results.selectors.team_scorer_problem``'s rule."""
+    match = _sheet_match(pk)
+    if match is None or match.side_of(team.pk) is None:
         raise Http404("No such match.")
     return match
 

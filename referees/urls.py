@@ -20,6 +20,15 @@ urlpatterns = [
     ),
 ]
 
+# The same sheet kept on a player's phone, through his team's personal link (views.team):
+# under /referee/, the service worker's scope, so it reloads offline like the tablet's.
+TEAM = "c/<slug:slug>/team/<str:token>/matches/<int:match_id>/"
+urlpatterns += [
+    path(TEAM, views.team_sheet, name="team_sheet"),
+    path(TEAM + "seats/", views.team_seats, name="team_seats"),
+    path(TEAM + "undo/", views.team_undo, name="team_undo"),
+]
+
 # The offline-first tablet (referees.tablet): its engine, worker, service worker, manifest.
 urlpatterns += [
     path("engine/<str:digest>.zip", views.engine, name="engine"),

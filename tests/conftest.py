@@ -31,6 +31,25 @@ def championship_factory(db) -> type[ChampionshipFactory]:
     return ChampionshipFactory
 
 
+# What makes a test slow: a real browser, a server or a child process of the project.
+SLOW_FIXTURES = frozenset(
+    {"browser", "logged_in_page", "live_server", "asgi_live_server", "run_project", "redis_server"}
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow tests (``-m "not slow"`` leaves them out) and run them first.
+
+    Under xdist each worker takes the next test when it is free: with the long ones first,
+    the end of the run is short tests shared out evenly, not one worker finishing a
+    browser test while the other waits. The order within each group is kept.
+    """
+    for item in items:
+        if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _fast_password_hasher() -> Iterator[None]:
     """Passwords hashed with a fast hasher for the whole run.

@@ -3,18 +3,25 @@
 A posted hand goes through the same path as the tablet's: ``hand_record_numbered``
 checks its number under the match lock, then ``results.services.hand_record`` has the
 engine check the whole match with it. ``Idempotency-Key`` makes a retry safe.
+
+Where a player of the table keeps the score, a team of the match records its hands
+through its personal link (``Authorization: TeamLink``):
+``entries.scoresheet.link_hand_record``, in the audit log.
 """
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import access, idempotency
 from api.serializers.matches import HandPostSerializer, HandSerializer
+from api.teamlink import ReadOrUserOrTeamLink, TeamLinkAuthentication, team_link
 from api.views.base import ApiView
+from tournaments.entries import scoresheet
 from tournaments.models import Hand
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
@@ -33,7 +40,9 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 class HandList(ApiView):
     """The hands of a match."""
 
-    writers = "referees"
+    writers = "scorers"
+    authentication_classes = [TokenAuthentication, TeamLinkAuthentication, SessionAuthentication]
+    permission_classes = [ReadOrUserOrTeamLink]
     serializer_class = HandSerializer
     queryset = Hand.objects.none()  # the schema's model; reads go through the selectors
 
@@ -60,17 +69,28 @@ class HandList(ApiView):
         ``draft_other_device`` while another device holds the match; a stored hand empties
         the match's draft.
         """
-        match = access.refereed_match(request, match_id)
+        match = access.scored_match(request, match_id)
         posted = self.valid(HandPostSerializer, request)
+        link = team_link(request)
 
         def record() -> Response:
-            hand, created = hand_record_numbered(
-                match=match,
-                number=posted.validated_data["number"],
-                record=posted.record(),
-                recorded_by=request.user,
-                device=posted.validated_data.get("device"),
-            )
+            if link is not None:
+                hand, created = scoresheet.link_hand_record(
+                    team=link.team,
+                    link=link,
+                    match=match,
+                    number=posted.validated_data["number"],
+                    record=posted.record(),
+                    device=posted.validated_data.get("device"),
+                )
+            else:
+                hand, created = hand_record_numbered(
+                    match=match,
+                    number=posted.validated_data["number"],
+                    record=posted.record(),
+                    recorded_by=request.user,
+                    device=posted.validated_data.get("device"),
+                )
             hand = result_selectors.match_hands(match=match).get(pk=hand.pk)
             return Response(
                 HandSerializer(hand).data,

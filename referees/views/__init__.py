@@ -8,7 +8,8 @@ on the server as the match's draft (``tournaments.results.drafts``): reopening t
 on any device resumes it. The device is told apart by a cookie (``tanteo_device``); one
 device holds a match, another must take it over. Hand writes go through
 ``referees.services`` to ``tournaments.results.services``. One module per page family:
-``matches`` (the lists), ``sheet`` (the match sheet, seats, undo), ``context`` (what the
+``matches`` (the lists), ``sheet`` (the match sheet), ``seats`` (seats, undo),
+``team`` (the same sheet on a player's phone, through his team's link), ``context`` (what the
 sheet gives its script), ``confirmation``, ``correction`` (a recorded hand corrected with
 the sheet's buttons), ``files`` (the tablet's code).
 """
@@ -31,12 +32,9 @@ from referees.views.matches import (
     my_matches,
     organised_matches,
 )
-from referees.views.sheet import (
-    HAND_STATUS,
-    seats,
-    sheet,
-    undo,
-)
+from referees.views.seats import seats, undo
+from referees.views.sheet import HAND_STATUS, sheet
+from referees.views.team import team_seats, team_sheet, team_undo
 
 __all__ = [
     "DEVICE_COOKIE",
@@ -52,6 +50,9 @@ __all__ = [
     "seats",
     "service_worker",
     "sheet",
+    "team_seats",
+    "team_sheet",
+    "team_undo",
     "undo",
     "worker",
 ]

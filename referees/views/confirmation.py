@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from referees import selectors
+from referees.scorers import Referee
 from referees.views.sheet import _render
 from tournaments.errors import TournamentError
 from tournaments.results import services as result_services
@@ -53,4 +54,11 @@ def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
             messages.success(request, done % {"team": form.team.name})
             return redirect("referees:sheet", match.pk)
     match_sheet = selectors.match_sheet(match=match)
-    return _render(request, match_sheet, None, forms={f"answer{side}": form}, status=400)
+    return _render(
+        request,
+        Referee(user=request.user),
+        match_sheet,
+        None,
+        forms={f"answer{side}": form},
+        status=400,
+    )

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from referees import selectors, tablet
 from referees.entry import ANSWER_NAMES, CALL_NAMES, SUIT_NAMES, Entry
+from referees.scorers import Scorer
 from referees.views.device import _device
 from tournaments.models import Match
 from tournaments.results import selectors as result_selectors
@@ -48,6 +48,7 @@ def _labels() -> dict[str, Any]:
 
 def _tablet_context(
     request: HttpRequest,
+    scorer: Scorer,
     sheet: selectors.Sheet,
     entry: Entry | None,
     draft: result_selectors.DraftView,
@@ -60,11 +61,12 @@ def _tablet_context(
     if entry is not None:
         shown["record"] = entry.to_draft()
     context = tablet.tablet_context(sheet, shown, plays=match.entry == Match.Entry.CARDS)
-    context["urls"].update(
-        sheet=reverse("referees:sheet", args=[match.pk]),
-        matches=reverse("referees:matches"),
-    )
+    sheet_url = scorer.url("sheet", match)
+    context["urls"].update(page=sheet_url, sheet=sheet_url, matches=scorer.back[0])
     context.update(
+        # How the script speaks to the API as this scorer: a team through its link's
+        # token in a header (api.teamlink); a referee through his session ("").
+        auth=scorer.api_auth,
         entry=match.entry,
         # The page and its script speak to the server as one device.
         device=_device(request),
@@ -82,7 +84,7 @@ def _tablet_context(
             ),
         },
         # The script's own words win where both name one.
-        labels={**_labels(), **context["labels"]},
+        labels={**_labels(), **context["labels"], **scorer.words()},
     )
     return context
 

@@ -1,6 +1,8 @@
-"""The match sheet: the hand entered tap by tap, saved, the seats, undo; the device that
-holds the match.
-"""
+"""The match sheet: the hand entered tap by tap, saved; the device that holds the match.
+
+One sheet for whoever keeps the score (``referees.scorers``): the match's referee, or a
+team of the match through its personal link on a player's phone. Each page takes the
+scorer from its entry point (``sheet`` here, ``team_sheet`` in ``views.team``)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -28,14 +29,14 @@ from referees.forms import (
     VoidForm,
     posted_json,
 )
+from referees.scorers import Referee, Scorer
 from referees.views.context import _confirm_context, _tablet_context
 from referees.views.device import _device, _with_device
 from tournaments.championships.words import words
 from tournaments.errors import TournamentError
 from tournaments.models import Match
-from tournaments.results import drafts, records
+from tournaments.results import records
 from tournaments.results import selectors as result_selectors
-from tournaments.results import services as result_services
 
 HAND_STATUS = {
     "complete": gettext_lazy("Played"),
@@ -71,6 +72,7 @@ def _kept(record: dict[str, Any]) -> dict[str, Any]:
 
 def _render(
     request: HttpRequest,
+    scorer: Scorer,
     sheet: selectors.Sheet,
     entry: Entry | None,
     *,
@@ -100,25 +102,24 @@ def _render(
         "entry": entry if not held_elsewhere else None,
         "errors": errors or [],
         # Said before the referee taps a whole hand that the save would refuse.
-        "write_problem": _problem_text(match, request.user),
+        "write_problem": _problem_text(match, scorer),
         "hand_rows": [
             {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
         ],
         # Offered only when it would be done: a decided result confirmed at the table is
         # the organiser's to correct (asked only then: a tap during play costs nothing).
-        "may_delete_hand": bool(sheet.hands)
-        and (
-            not match.is_decided
-            or result_selectors.result_change_problem(match=match, user=request.user) is None
-        ),
+        "may_delete_hand": bool(sheet.hands) and scorer.may_delete_hand(match),
         "draft": draft,
         "held_elsewhere": held_elsewhere,
         "since": _since(draft),
         "sync": "saved" if synced or in_step or entry is None else "pending",
         "confirm_reset": confirm_reset,
         "undo_json": _event_json(undo) if undo else "",
-        "tablet_context": _tablet_context(request, sheet, entry, draft),
-        "form_action": reverse("referees:sheet", args=[match.pk]) + "#entry",
+        "tablet_context": _tablet_context(request, scorer, sheet, entry, draft),
+        "form_action": scorer.url("sheet", match) + "#entry",
+        "scorer": scorer,
+        "urls": {name: scorer.url(name, match) for name in ("sheet", "seats", "undo")},
+        "back": scorer.back,
     }
     if sheet.playable and (not sheet.started or not sheet.hands):
         context["seating"] = forms.get("seating") or SeatingForm(
@@ -130,7 +131,10 @@ def _render(
         context["held_summary"] = held.summary() if not held.choosing_pairs else []
     if entry is not None and not held_elsewhere:
         entry_context(context, sheet, entry, forms)
-    context["confirm"] = _confirm_context(match, request.user, forms)
+    # The sides answer on the referee's tablet; a team keeping the score confirmed by
+    # saving the last hand, and the other side answers from its own link.
+    if scorer.team is None:
+        context["confirm"] = _confirm_context(match, request.user, forms)
     response = render(request, "referees/sheet.html", context, status=status)
     return _with_device(request, response)
 
@@ -210,10 +214,10 @@ def _card_players(sheet: selectors.Sheet, entry: Entry) -> list[tuple[str, str]]
     return [(p, sheet.names.get(p, p)) for p in entry.team_order() if p in order]
 
 
-def _problem_text(match: Any, user: Any) -> str:
+def _problem_text(match: Any, scorer: Scorer) -> str:
     if match.is_decided:
         return ""
-    problem = result_selectors.hand_write_problem(match=match, user=user)
+    problem = scorer.write_problem(match)
     return problem.text if problem is not None else ""
 
 
@@ -227,10 +231,15 @@ def _stored_entry(
 
 @login_required
 def sheet(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = selectors.match_for_referee(user=request.user, pk=match_id)
+    return sheet_page(request, Referee(user=request.user), match_id)
+
+
+def sheet_page(request: HttpRequest, scorer: Scorer, match_id: int) -> HttpResponse:
+    """GET: the match sheet, resuming the hand in progress; POST: one step of it."""
+    match = scorer.match(match_id)
     match_sheet = selectors.match_sheet(match=match)
     if request.method == "POST":
-        return _hand_post(request, match_sheet)
+        return _hand_post(request, scorer, match_sheet)
     entry = None
     errors: list[str] = []
     draft = result_selectors.match_draft(match=match, hands=len(match_sheet.hands))
@@ -240,7 +249,7 @@ def sheet(request: HttpRequest, match_id: int) -> HttpResponse:
         entry, error = _stored_entry(match_sheet, draft)
         if error is not None:
             errors.append(error.text)
-    return _render(request, match_sheet, entry, errors=errors, draft=draft)
+    return _render(request, scorer, match_sheet, entry, errors=errors, draft=draft)
 
 
 def _posted_revision(request: HttpRequest) -> int:
@@ -250,19 +259,19 @@ def _posted_revision(request: HttpRequest) -> int:
         return 0
 
 
-def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
+def _hand_post(request: HttpRequest, scorer: Scorer, sheet: selectors.Sheet) -> HttpResponse:
     """One step of the hand entry: apply the posted action to the posted hand, then keep
     the hand so far on the server as the match's draft."""
     match = sheet.match
     if not sheet.playable or not sheet.started:
         messages.error(request, _("There is no hand to record in this match."))
-        return redirect("referees:sheet", match.pk)
+        return redirect(scorer.url("sheet", match))
     if request.POST.get("number") != str(sheet.number):
         messages.error(request, services.stale(sheet.number).text)
-        return redirect("referees:sheet", match.pk)
+        return redirect(scorer.url("sheet", match))
     op = request.POST.get("op", "")
     if op == "takeover":
-        return _take_over(request, sheet)
+        return _take_over(request, scorer, sheet)
     cards = match.entry == Match.Entry.CARDS
     raw = request.POST.get("hand", "")
     try:
@@ -271,10 +280,10 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
             posted_json(raw, rules=sheet.rules)
     except TournamentError as exc:
         entry, _error = Entry.load(sheet.info, sheet.record, sheet.names, "", cards=cards)
-        return _render(request, sheet, entry, errors=[exc.text], status=400)
+        return _render(request, scorer, sheet, entry, errors=[exc.text], status=400)
     entry, error = Entry.load(sheet.info, sheet.record, sheet.names, raw, cards=cards)
     if error is not None:
-        return _render(request, sheet, entry, errors=[error.text], status=400)
+        return _render(request, scorer, sheet, entry, errors=[error.text], status=400)
     forms: dict[str, Any] = {}
     undo: dict[str, Any] | None = None
     try:
@@ -282,7 +291,7 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
             forms = apply_step(request, sheet, entry, op)
         elif op == "reset":
             # Asked first: a tap by mistake must not wipe the hand.
-            return _render(request, sheet, entry, confirm_reset=True)
+            return _render(request, scorer, sheet, entry, confirm_reset=True)
         elif op == "reset_confirm":
             undo = entry.to_draft()
             entry.reset()
@@ -295,10 +304,10 @@ def _hand_post(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
         else:
             if entry.choosing_pairs:
                 raise damaged()
-            return _save(request, sheet, entry)
+            return _save(request, scorer, sheet, entry)
     except TournamentError as exc:
-        return _render(request, sheet, entry, errors=[exc.text], status=400)
-    return _store(request, sheet, entry, forms=forms, undo=undo)
+        return _render(request, scorer, sheet, entry, errors=[exc.text], status=400)
+    return _store(request, scorer, sheet, entry, forms=forms, undo=undo)
 
 
 def apply_step(
@@ -345,6 +354,7 @@ def apply_step(
 
 def _store(
     request: HttpRequest,
+    scorer: Scorer,
     sheet: selectors.Sheet,
     entry: Entry,
     *,
@@ -356,44 +366,39 @@ def _store(
     if undo:
         record = {**record, "undo": undo}
     try:
-        drafts.draft_save(
-            match=sheet.match,
-            number=sheet.number,
-            record=record,
-            device=_device(request),
-            revision=_posted_revision(request),
-            by=request.user,
+        scorer.save_draft(
+            sheet.match, sheet.number, record, _device(request), _posted_revision(request), False
         )
     except TournamentError as exc:
         if exc.code == "draft_other_device":
-            return _render(request, sheet, entry, errors=[exc.text], status=409)
+            return _render(request, scorer, sheet, entry, errors=[exc.text], status=409)
         if exc.code == "draft_stale":
             messages.error(request, exc.text)
-            return redirect("referees:sheet", sheet.match.pk)
+            return redirect(scorer.url("sheet", sheet.match))
         # Not kept on the server (the championship is not in play...): the page still
         # carries the hand, and says it is not saved.
-        return _render(request, sheet, entry, forms=forms, undo=undo)
-    return _render(request, sheet, entry, forms=forms, synced=True, undo=undo)
+        return _render(request, scorer, sheet, entry, forms=forms, undo=undo)
+    return _render(request, scorer, sheet, entry, forms=forms, synced=True, undo=undo)
 
 
-def _take_over(request: HttpRequest, sheet: selectors.Sheet) -> HttpResponse:
+def _take_over(request: HttpRequest, scorer: Scorer, sheet: selectors.Sheet) -> HttpResponse:
     """This device takes the match over, from the draft as the page showed it."""
     draft = result_selectors.match_draft(match=sheet.match, hands=len(sheet.hands))
+    back = scorer.url("sheet", sheet.match)
     try:
-        drafts.draft_save(
-            match=sheet.match,
-            number=sheet.number,
-            record=draft.record,
-            device=_device(request),
-            revision=_posted_revision(request),
-            takeover=True,
-            by=request.user,
+        scorer.save_draft(
+            sheet.match,
+            sheet.number,
+            draft.record,
+            _device(request),
+            _posted_revision(request),
+            True,
         )
     except TournamentError as exc:
         messages.error(request, exc.text)
-        return _with_device(request, redirect("referees:sheet", sheet.match.pk))
+        return _with_device(request, redirect(back))
     messages.success(request, _("This device now enters the match: go on from here."))
-    return _with_device(request, redirect("referees:sheet", sheet.match.pk))
+    return _with_device(request, redirect(back))
 
 
 def _event_form(op: str, request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> Any:
@@ -409,29 +414,26 @@ def _points_form(data: Any, what: str, sheet: selectors.Sheet, entry: Entry) -> 
     return PointsForm(data, what=what, players=players)
 
 
-def _save(request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> HttpResponse:
+def _save(
+    request: HttpRequest, scorer: Scorer, sheet: selectors.Sheet, entry: Entry
+) -> HttpResponse:
     if not entry.ready:
         return _render(
             request,
+            scorer,
             sheet,
             entry,
             errors=[_("The hand is not decided yet: record how it ends before saving it.")],
             status=400,
         )
     try:
-        hand = services.hand_save(
-            match=sheet.match,
-            number=sheet.number,
-            record=entry.to_record(),
-            recorded_by=request.user,
-            device=_device(request),
-        )
+        hand = scorer.save_hand(sheet.match, sheet.number, entry.to_record(), _device(request))
     except TournamentError as exc:
         if exc.code == "stale_hand":
             messages.error(request, exc.text)
-            return redirect("referees:sheet", sheet.match.pk)
+            return redirect(scorer.url("sheet", sheet.match))
         status = 409 if exc.code == "draft_other_device" else 400
-        return _render(request, sheet, entry, errors=[exc.text], status=status)
+        return _render(request, scorer, sheet, entry, errors=[exc.text], status=status)
     if sheet.match.team_c_id is not None:
         text = _("Hand %(number)s saved: %(team_a)s %(a)s, %(team_b)s %(b)s, %(team_c)s %(c)s.") % {
             "number": hand.number,
@@ -456,54 +458,4 @@ def _save(request: HttpRequest, sheet: selectors.Sheet, entry: Entry) -> HttpRes
             },
         )
 
-    return _with_device(request, redirect("referees:sheet", sheet.match.pk))
-
-
-@login_required
-def seats(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = selectors.match_for_referee(user=request.user, pk=match_id)
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    match_sheet = selectors.match_sheet(match=match)
-    form = SeatingForm(request.POST, players=_players(match_sheet), initial_seats=match_sheet.seats)
-    if not form.is_valid():
-        return _render(request, match_sheet, None, forms={"seating": form})
-    try:
-        result_services.match_start(match=match, seats=form.cleaned_data["seats"], by=request.user)
-    except TournamentError as exc:
-        messages.error(request, exc.text)
-        return redirect("referees:sheet", match.pk)
-    messages.success(request, _("The players are seated: record the first hand."))
-    return redirect("referees:sheet", match.pk)
-
-
-@login_required
-def undo(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = selectors.match_for_referee(user=request.user, pk=match_id)
-    hands = list(match.hands.all())
-    if not hands:
-        messages.error(request, _("This match has no hand to delete."))
-        return redirect("referees:sheet", match.pk)
-    last = hands[-1]
-    if request.method == "POST":
-        try:
-            number = int(request.POST.get("number", ""))
-        except ValueError:
-            number = 0
-        try:
-            services.hand_undo(match=match, number=number, by=request.user)
-        except TournamentError as exc:
-            messages.error(request, exc.text)
-            return redirect("referees:sheet", match.pk)
-        messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
-        return redirect("referees:sheet", match.pk)
-    return render(
-        request,
-        "referees/undo.html",
-        {
-            "match": match,
-            "championship": match.stage.championship,
-            "hand": last,
-            "status": HAND_STATUS.get(last.status, last.status),
-        },
-    )
+    return _with_device(request, redirect(scorer.url("sheet", sheet.match)))

@@ -372,6 +372,11 @@
     if (key) {
       headers["Idempotency-Key"] = key;
     }
+    if (ctx.auth) {
+      // A player's phone keeps the score through his team's link: its token is the
+      // API's credentials (api.teamlink), in this header only.
+      headers.Authorization = ctx.auth;
+    }
     return fetch(url, {
       method: method,
       headers: headers,

@@ -91,12 +91,15 @@ def championship_self_check_in(
     return championship
 
 
-def _entry_still_in(team: Team) -> None:
+def _entry_still_in(team: Team, *, lock: bool = True) -> None:
     """Refuse an act of a team whose entry is refused or withdrawn. The entry is read under
     the championship lock, which the organiser's answers and a withdrawal take too: an act
     posted from a page opened before a refusal meets the refusal, never overwrites it. The
-    lock comes first, before any match's (championship, then match)."""
-    lock_championship(team.championship)
+    lock comes first, before any match's (championship, then match). ``lock`` false: read
+    as it stands, for a step that stores nothing lasting (a phone's hand in progress, sent
+    after every tap: the championship's lock would queue every table's phones)."""
+    if lock:
+        lock_championship(team.championship)
     status = Entry.objects.filter(team=team).values_list("status", flat=True).first()
     if status == Entry.Status.REFUSED:
         raise entry_refused_error(team)

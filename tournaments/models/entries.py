@@ -179,6 +179,11 @@ class TeamAct(models.Model):
         CONFIRMED = "confirmed", _("Result confirmed")
         DISPUTED = "disputed", _("Result disputed")
         REPORTED = "reported", _("Result reported")
+        # The score kept hand by hand on a player's phone (referees.scorers).
+        SEATED = "seated", _("Players seated")
+        HAND_RECORDED = "hand_recorded", _("Hand recorded")
+        HAND_DELETED = "hand_deleted", _("Last hand deleted")
+        TAKEN_OVER = "taken_over", _("Score sheet moved to another phone")
         MOVED = "moved", _("Moved")
         PERSON_MERGED = "person_merged", _("Two records of a player merged")
         PERSON_EDITED = "person_edited", _("A player's details changed")

@@ -21,6 +21,7 @@ from tournaments.models import (
     Match,
     MatchConfirmation,
     Round,
+    Scorekeeping,
     Team,
     TeamAct,
 )
@@ -133,6 +134,42 @@ def by_hands_problem(*, match: Match) -> TournamentError | None:
         ),
         code="result_reported",
     )
+
+
+def team_scorer_problem(*, match: Match, team: Team) -> TournamentError | None:
+    """Why ``team`` may not keep the score of ``match`` hand by hand from a player's phone
+    now (through its personal link), or ``None`` when it may: the championship must be in
+    play (:func:`hand_write_problem`), the team one of the match's (a table of three's
+    third too), and the match's stage one where a player of the table keeps the score
+    (``Stage.scorekeeping_in_force``). The referee's rule is :func:`hand_write_problem`'s;
+    both sheets share everything else (``referees.scorers``)."""
+    problem = hand_write_problem(match=match, user=None)
+    if problem is not None:
+        return problem
+    if match.side_of(team.pk) is None:
+        return TournamentError(
+            _("This match is not one of %(team)s's."),
+            code="not_team_match",
+            params={"team": team.name},
+        )
+    in_force = match.stage.scorekeeping_in_force
+    if in_force == Scorekeeping.REFEREES:
+        return TournamentError(
+            _(
+                "In this championship the referees keep the score: the result comes from "
+                "the referee's tablet. Nothing was saved."
+            ),
+            code="referees_keep_score",
+        )
+    if in_force == Scorekeeping.RESULTS:
+        return TournamentError(
+            _(
+                "In this championship only the result is reported, not each hand: report "
+                "it from your team's page. Nothing was saved."
+            ),
+            code="results_only",
+        )
+    return None
 
 
 def championship_matches(*, championship: Championship) -> QuerySet[Match]:

@@ -22,6 +22,7 @@ from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -32,7 +33,7 @@ from tournaments.entries.reports import link_answer
 from tournaments.entries.selectors import waiting_number
 from tournaments.entries.services import link_opened
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Team, TeamLink
+from tournaments.models import Entry, Match, Scorekeeping, Team, TeamLink
 from tournaments.stages.services import team_check_in_stages
 from tournaments.web.players import reports
 from tournaments.web.shared.result_form import ResultForm
@@ -63,11 +64,12 @@ def team_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         if request.POST.get("action") == "report":
             refused = reports.report(request, team, link)
             if refused is not None:
-                return _private(render(request, TEMPLATE, _context(team, refused)))
+                context = _context(team, refused, slug=slug, token=token)
+                return _private(render(request, TEMPLATE, context))
         else:
             _act(request, team, link)
         return _private(redirect(request.path))
-    return _private(render(request, TEMPLATE, _context(team)))
+    return _private(render(request, TEMPLATE, _context(team, slug=slug, token=token)))
 
 
 def _act(request: HttpRequest, team: Team, link: TeamLink) -> None:
@@ -105,7 +107,20 @@ def _act(request: HttpRequest, team: Team, link: TeamLink) -> None:
         messages.error(request, " ".join(error.messages))
 
 
-def _context(team: Team, posted: ResultForm | None = None) -> dict[str, Any]:
+def _sheet_url(match: Match | None, *, slug: str, token: str) -> str:
+    """The match's score sheet on this phone, where a player of the table keeps the score
+    hand by hand (the referees' app serves it, under its service worker: by name only,
+    this package never imports it); "" elsewhere."""
+    if match is None or match.team_b_id is None or match.recorded == Match.Recorded.RESULT:
+        return ""
+    if match.stage.scorekeeping_in_force != Scorekeeping.PLAYERS:
+        return ""
+    return reverse("referees:team_sheet", args=[slug, token, match.pk])
+
+
+def _context(
+    team: Team, posted: ResultForm | None = None, *, slug: str, token: str
+) -> dict[str, Any]:
     team = selectors.link_page_team(team=team)
     championship = team.championship
     entry: Entry | None = getattr(team, "entry", None)
@@ -116,6 +131,9 @@ def _context(team: Team, posted: ResultForm | None = None) -> dict[str, Any]:
     started = selectors.championship_started(championship)
     # A team that is out or waiting plays nothing: no "next match" to wait for.
     plays = entry is None or entry.status not in Entry.OUT
+    fixture = selectors.next_match(team=team) if plays else None
+    if fixture is not None:
+        fixture.match.stage.championship = championship  # read already: no query more
     try:
         policy = championship.entry_policy
     except ObjectDoesNotExist:
@@ -129,7 +147,8 @@ def _context(team: Team, posted: ResultForm | None = None) -> dict[str, Any]:
         "fee": policy if entry is not None and policy is not None and policy.fee else None,
         "waiting_number": waiting_number(entry) if entry is not None else None,
         "plays": plays,
-        "fixture": selectors.next_match(team=team) if plays else None,
+        "fixture": fixture,
+        "sheet_url": _sheet_url(fixture.match if fixture else None, slug=slug, token=token),
         # Its results: to report, to answer ([] for a team that is out: it acts no
         # more), and answered.
         **reports.results(team, posted, acts=not out),
