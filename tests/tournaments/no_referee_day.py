@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tests.conftest import PHONE, watch_csp
 from tournaments.models import Match
+from tournaments.results import records
+from tournaments.results import selectors as result_selectors
 
 Chicos = Sequence[tuple[int, int]]
 
@@ -97,8 +100,6 @@ def desk_row(page, match: Match, chicos: Chicos) -> None:
 
 def keeper_phone(browser, csp_violations: list[str]):
     """A player's own phone, as the score sheet runs on one: touch, its service worker."""
-    from tests.conftest import PHONE, watch_csp
-
     context = browser.new_context(
         viewport=PHONE,
         is_mobile=True,
@@ -117,9 +118,6 @@ def falta_envido_hand(page, match: Match, to_side: str, *, cut_after_call: bool 
     it, the envido goes to ``to_side`` (a whole chico in these rules), the hand is saved.
     With ``cut_after_call`` the network goes after the call: the rest is kept on the phone.
     Returns the hand's number."""
-    from tournaments.results import records
-    from tournaments.results import selectors as result_selectors
-
     hands = [hand.record for hand in match.hands.order_by("number")]
     upcoming = records.score(match, hands).next
     names = records.names(result_selectors.match_detail(pk=match.pk))

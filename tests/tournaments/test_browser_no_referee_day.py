@@ -4,11 +4,13 @@ The pairs enter on the public entry form and check in from the links it gives th
 Swiss of three rounds is played with every result coming from the players' phones
 (390×844: one team reports, the other confirms) or from the organiser's desk: in round 1
 one result is disputed and the organiser settles it from his "results to settle" page;
-round 2 is reported and confirmed on the phones; round 3 comes back on paper and is typed
-at the desk. The championship, an event of a circuit, is finished: the standings follow
-the results the teams reported (checked against our own tally and the standings
-service), the circuit ranking gives its winners their points, and the players' pages
-show the ratings the ratings service computed.
+in round 2 one match is kept hand by hand on a player's phone (the network cut in the
+middle of its last hand, the hand sent when it returns) and the others are reported and
+confirmed on the phones; round 3 comes back on paper and is typed at the desk. The
+championship, an event of a circuit, is finished: the standings follow the results the
+teams reported (checked against our own tally and the standings service), the circuit
+ranking gives its winners their points, and the players' pages show the ratings the
+ratings service computed.
 
 No user but the organiser exists: nobody referees. Headless Debian Chromium through
 Playwright (skipped without it). Screenshots at phone, tablet and desktop sizes of the
@@ -31,6 +33,8 @@ from tests.tournaments.no_referee_day import (
     desk_row,
     dispute,
     enter_team,
+    falta_envido_hand,
+    keeper_phone,
     report,
     result_words,
     sheet_for,
@@ -114,7 +118,8 @@ def test_a_circuit_qualifier_run_with_no_referee_from_entries_to_ratings(
         slug=SLUG,
         status=Championship.Status.REGISTRATION,
         scorekeeping=Scorekeeping.PLAYERS,
-        rules={"preset": "argentine"},
+        # A falta envido is worth the whole chico: the phone keeps a chico in one hand.
+        rules={"preset": "argentine", "falta_envido": "whole_chico"},
         time_zone="Europe/Madrid",
         start_date=datetime.date(2026, 6, 13),
     )
@@ -225,8 +230,44 @@ def test_a_circuit_qualifier_run_with_no_referee_from_entries_to_ratings(
         ("B", "confirmed"),
     }
 
-    # 4. Round 2: every match reported and confirmed on the phones.
-    for match in _generate(desk, base, stage.pk, 2):
+    # 4. Round 2: the first match kept hand by hand on a player's phone, the network cut
+    # in the middle of its last hand; every other one reported and confirmed on phones.
+    round_two = _generate(desk, base, stage.pk, 2)
+    kept = round_two[0]
+    side = _winner_side(kept)
+    keeper = keeper_phone(browser, csp_violations)
+    keeper.goto(links[kept.team_a.name])
+    keeper.click("#keep-score")
+    keeper.wait_for_url(f"**/matches/{kept.pk}/")
+    keeper.click("button:has-text('Start the match')")
+    keeper.wait_for_selector("#entry[data-engine=browser]", timeout=120_000)
+    keeper.wait_for_selector("[data-sync=saved]")
+    falta_envido_hand(keeper, kept, side)
+    keeper.wait_for_selector("[data-sync=saved]")
+    assert kept.hands.count() == 1
+    falta_envido_hand(keeper, kept, side, cut_after_call=True)
+    keeper.wait_for_selector("[data-sync=offline]")
+    assert kept.hands.count() == 1  # hand 2 is on the phone alone
+    keeper.context.set_offline(False)
+    keeper.wait_for_selector("[data-sync=saved]", timeout=60_000)
+    keeper.screenshot(path=str(shots / "day-phone-sheet-synced.png"), full_page=True)
+    # Once the outbox has sent the last hand the sheet still says "In progress, chico 1,
+    # 0–0" until it is opened again (reported): the page as the player opens it again.
+    keeper.reload()
+    keeper.wait_for_selector("#team-confirmed")
+    keeper.screenshot(path=str(shots / "day-phone-sheet-over.png"), full_page=True)
+    assert keeper.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    kept.refresh_from_db()
+    assert kept.status == Match.Status.FINISHED and kept.recorded == Match.Recorded.HANDS
+    sheet = [(30, 0), (30, 0)] if side == "A" else [(0, 30), (0, 30)]
+    other.goto(links[kept.team_b.name])
+    assert other.inner_text(f"#result-words-{kept.pk}") == (
+        f"Kept hand by hand: {result_words(sheet)}"
+    )
+    confirm(other, links[kept.team_b.name], kept, result_words(sheet))
+    decided(kept, sheet)
+    keeper.context.close()
+    for match in round_two[1:]:
         side = _winner_side(match)
         sheet = sheet_for(played, side)
         # The losers report it this time: a team reports its own defeat as well.
@@ -255,12 +296,15 @@ def test_a_circuit_qualifier_run_with_no_referee_from_entries_to_ratings(
     matches = Match.objects.filter(stage=stage)
     assert matches.count() == 24
     for match in matches:
-        assert match.recorded == Match.Recorded.RESULT and match.confirmed_at is not None
+        way = Match.Recorded.HANDS if match.pk == kept.pk else Match.Recorded.RESULT
+        assert match.recorded == way and match.confirmed_at is not None
         assert [(g.score_a, g.score_b) for g in match.games.order_by("number")] == chicos[match.pk]
-    assert not matches.filter(hands__isnull=False).exists()
-    # Each act through a link is in the audit log: rounds 1 and 2 reported and answered.
+    assert set(matches.filter(hands__isnull=False).values_list("pk", flat=True)) == {kept.pk}
+    # Each act through a link is in the audit log: rounds 1 and 2 reported and answered,
+    # and the phone's team confirming its match by saving the last hand.
     acts = Counter(TeamAct.objects.filter(via="link").values_list("action", flat=True))
-    assert (acts["reported"], acts["confirmed"], acts["disputed"]) == (16, 15, 1)
+    assert (acts["reported"], acts["confirmed"], acts["disputed"]) == (15, 16, 1)
+    assert acts["hand_recorded"] == 2
 
     # 6. The championship ends: the final standings follow the results.
     desk.goto(f"{base}/organiser/{SLUG}/")
