@@ -30,6 +30,7 @@
   var worker = null;
   var engineReady = false;
   var navigating = false;
+  var sentHands = false; // a hand of the outbox reached the server in this sync
   var reachable = true;
   var syncing = false;
   var retryMs = 1000;
@@ -440,6 +441,14 @@
         syncing = false;
         save();
         render();
+        // The match ended on this device: once its last hand is on the server, the server's
+        // page (the result, who confirms it) replaces the sheet drawn while it was played,
+        // which still said "in progress, 0–0". Only after sending a hand: never a loop.
+        if (sentHands && view && view.over && !store.outbox.length && !store.conflict && !navigating) {
+          navigating = true;
+          window.location.reload();
+        }
+        sentHands = false;
       });
   }
 
@@ -452,6 +461,7 @@
       reachable = true;
       if (answer.status === 200 || answer.status === 201) {
         store.outbox.shift();
+        sentHands = true;
         store.sent.push({
           number: item.number,
           points: answer.data.points || item.points,
