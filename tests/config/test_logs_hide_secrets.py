@@ -51,7 +51,8 @@ def test_every_address_with_a_token_is_hidden():
     routes = _token_routes(get_resolver())
     assert len(routes) >= 3  # a team's link, an invitation, a check-in code
     for name, parameters in routes:
-        kwargs = {p: ("Tok3n-Secret_9:x:y" if p == "token" else "copa") for p in parameters}
+        values = {"token": "Tok3n-Secret_9:x:y", "match_id": "12"}
+        kwargs = {p: values.get(p, "copa") for p in parameters}
         path = reverse(name, kwargs=kwargs)
         for line in (f'"GET {path} HTTP/1.1" 200', f"Not Found: {path}more/"):
             assert "Tok3n-Secret_9" not in hide_secrets(line), name

@@ -49,7 +49,12 @@ from tournaments.models import (
 from tournaments.notices.services import notice_check_in_open, notices_stop
 from tournaments.results.services import match_confirm, match_dispute
 from tournaments.stages.registry import stage_name
-from tournaments.stages.services import next_round_number, team_check_in
+from tournaments.stages.services import (
+    next_round_number,
+    round_in_play,
+    team_check_in,
+    team_check_in_stages,
+)
 
 LINK = TeamAct.Via.LINK
 
@@ -128,7 +133,16 @@ def link_check_in(*, team: Team) -> list[Stage]:
             code="self_check_in_closed",
             params={"time": _local(championship, until)} if until is not None else {},
         )
-    stages = team_check_in(team=team, by=None)
+    # A stage whose round is being played takes the check-in for its next round once that
+    # round is over (stages.services.round_in_play): the others take it now.
+    stages = team_check_in_stages(team=team)
+    ready = [stage for stage in stages if not round_in_play(stage)]
+    if stages and not ready:
+        raise TournamentError(
+            _("Check-in for the next round opens once the round being played is over."),
+            code="round_in_play",
+        )
+    stages = team_check_in(team=team, by=None, stages=ready or None)
     detail = ", ".join(
         str(
             _("%(stage)s, round %(number)s")

@@ -214,6 +214,19 @@ def takes_check_in(stage: Stage) -> bool:
     return registry.get(stage.format).uses_check_in and not _stage_over(stage)
 
 
+def round_in_play(stage: Stage) -> bool:
+    """Whether a match of ``stage``'s last round is still to be decided. A team that checks
+    in through its link meanwhile would check in for the round after it, and every team
+    that has not yet would be absent from that round: the link waits for the round's end.
+    """
+    last = stage.rounds.order_by("-number").first()
+    return (
+        last is not None
+        and not last.label
+        and last.matches.exclude(status__in=Match.DECIDED).exists()
+    )
+
+
 def team_check_in_stages(*, team: Team) -> list[Stage]:
     """The stages ``team`` plays that take check-in now (:func:`takes_check_in`), in
     order: where :func:`team_check_in` marks it present (its personal link's page shows
@@ -222,10 +235,13 @@ def team_check_in_stages(*, team: Team) -> list[Stage]:
 
 
 @transaction.atomic
-def team_check_in(*, team: Team, by: AbstractBaseUser | None = None) -> list[Stage]:
+def team_check_in(
+    *, team: Team, by: AbstractBaseUser | None = None, stages: list[Stage] | None = None
+) -> list[Stage]:
     """A team at the door (its QR code scanned): present for the next round of every stage
-    it plays that uses check-in and is not over. Returns those stages."""
-    stages = team_check_in_stages(team=team)
+    it plays that uses check-in and is not over (or of ``stages``, some of those). Returns
+    those stages."""
+    stages = team_check_in_stages(team=team) if stages is None else stages
     if not stages:
         raise TournamentError(
             _("%(team)s plays no stage that takes check-in."),

@@ -9,11 +9,13 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.entries import acts
+from tournaments.entries import services as entry_services
 from tournaments.models import (
     Championship,
     CheckIn,
@@ -83,6 +85,31 @@ def test_a_team_checks_in_through_its_link_only_while_the_window_is_open(champio
     act = TeamAct.objects.get()
     assert (act.action, act.via, act.by, act.team) == ("checked_in", "link", None, teams[0])
     assert act.detail == "Swiss, round 1"
+
+
+def test_check_in_for_the_next_round_waits_for_the_round_being_played(championship, teams, client):
+    """A team checking in for round 2 while round 1 is played would leave every team that
+    had not yet absent from round 2: the link offers it once round 1 is over."""
+    stage = stage_services.stage_create(championship=championship, format="swiss")
+    first, second = stage_services.round_generate(stage=stage)
+    open_window(championship)
+    with pytest.raises(ValidationError) as waits, translation.override("en"):
+        acts.link_check_in(team=teams[0])
+    assert waits.value.code == "round_in_play"
+    with translation.override("en"):
+        assert "opens once the round being played is over" in " ".join(waits.value.messages)
+    token = entry_services.link_issue(team=teams[0], via="organiser")
+    url = reverse("tournaments:team_link", args=[championship.slug, token])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content
+    assert b'id="check-in-waits"' in page and b'value="check_in"' not in page
+    assert not CheckIn.objects.exists()
+    assert not TeamAct.objects.filter(action="checked_in").exists()
+
+    play(first, first.team_a)
+    play(second, second.team_b)
+    with translation.override("en"):
+        assert acts.link_check_in(team=teams[0]) == [stage]
+    assert CheckIn.objects.get().round_number == 2
 
 
 def test_a_window_past_its_time_is_closed_and_says_when(championship, teams):

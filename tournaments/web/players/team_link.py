@@ -34,7 +34,7 @@ from tournaments.entries.selectors import waiting_number
 from tournaments.entries.services import link_opened
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Scorekeeping, Team, TeamLink
-from tournaments.stages.services import team_check_in_stages
+from tournaments.stages.services import round_in_play, team_check_in_stages
 from tournaments.web.players import reports
 from tournaments.web.shared.result_form import ResultForm
 
@@ -127,6 +127,9 @@ def _context(
     out = entry is not None and entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REFUSED)
     # A team that is out acts no more (``entries.acts`` refuses it): nothing is offered.
     stages = [] if out else team_check_in_stages(team=team)
+    # Check-in for the next round waits for the end of the round being played.
+    waits = [stage for stage in stages if round_in_play(stage)]
+    stages = [stage for stage in stages if stage not in waits]
     marks = selectors.check_in_marks(team=team, stages=stages)
     started = selectors.championship_started(championship)
     # A team that is out or waiting plays nothing: no "next match" to wait for.
@@ -155,5 +158,6 @@ def _context(
         "marks": marks if plays else [],
         "checked_in": bool(marks) and all(mark.present for mark in marks),
         "check_in_open": acts.self_check_in_open(championship),
+        "check_in_waits": bool(waits) and not stages,
         "can_withdraw": not started and not out,
     }
