@@ -58,11 +58,17 @@ def _fast_password_hasher() -> Iterator[None]:
     test creates and every login it makes paid for it (the login lockout's tests, sixty
     passwords each, took a minute). What the tests check of passwords (right or wrong,
     locked out or not) does not depend on the hasher. Child processes (``run_project``)
-    keep the production settings.
+    keep the production settings: a password they check is hashed with the production
+    hasher, still known here (``make_password(..., hasher="pbkdf2_sha256")``).
     """
     from django.test import override_settings
 
-    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    fast = override_settings(
+        PASSWORD_HASHERS=[
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        ]
+    )
     fast.enable()
     yield
     fast.disable()

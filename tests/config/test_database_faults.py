@@ -20,6 +20,7 @@ import urllib.request
 import psycopg
 import pytest
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
 from django.db import connection
 from django.urls import reverse
 
@@ -83,7 +84,9 @@ def site(transactional_db, child_env):
 def test_connections_terminated_between_two_requests_fail_none_of_the_next(site):
     championship = ChampionshipFactory(slug="copa")
     user = UserFactory(username="organiser")
-    user.set_password(PASSWORD)
+    # The site runs in a process of its own, with the production hasher (the suite's fast
+    # one is for this process only: tests/conftest.py).
+    user.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
     user.save()
     pages = [
         site + reverse("tournaments:home"),

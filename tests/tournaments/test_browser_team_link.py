@@ -39,8 +39,11 @@ def test_a_team_checks_in_sees_its_table_and_confirms_through_its_link(
     for n, name in enumerate(names, start=1):
         TeamFactory(championship=championship, seed=n, name=name)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
-    first = stage_services.round_generate(stage=stage)[0]
+    first, other = stage_services.round_generate(stage=stage)
     play(first, first.team_a)
+    # Round 1 is over: check-in through the links is for round 2 (it waits for the end of
+    # the round being played).
+    play(other, other.team_b)
     team = first.team_b
 
     # The organiser issues the team's link (shown once) and opens the self check-in.
