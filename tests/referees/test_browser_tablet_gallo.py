@@ -101,7 +101,12 @@ def test_a_whole_table_of_three_on_the_tablet_one_hand_offline(
             "!document.querySelector('#entry h2').textContent.includes('Hand ' + n)",
             arg=number,
         )
-        page.wait_for_selector("[data-sync=saved]", timeout=30_000)
+        # The hand reached the server: the script's outbox is empty (the hand that ends the
+        # table then reloads the page into the finished match's, which may have no script).
+        page.wait_for_function(
+            "() => !window.tanteoTablet || window.tanteoTablet.state().outbox === 0",
+            timeout=30_000,
+        )
     match.refresh_from_db()
     assert match.is_decided
     assert min(match.places.values()) == 1
