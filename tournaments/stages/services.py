@@ -18,7 +18,7 @@ from django.utils.translation import ngettext_lazy
 from tournaments.championships.services import championship_set_tiebreaks, lock_championship
 from tournaments.errors import TournamentError, from_format
 from tournaments.formats.base import FormatError
-from tournaments.models import Championship, CheckIn, Hand, Match, Stage, Team
+from tournaments.models import Championship, CheckIn, Hand, Match, Round, Stage, Team
 from tournaments.signals import announce
 from tournaments.stages import registry
 from tournaments.stages.rounds import lock_stage
@@ -128,8 +128,8 @@ def round_generate(*, stage: Stage, number: int | None = None, confirm: bool = T
         )
     fmt = registry.get(stage.format)
     last = stage.rounds.order_by("-number").first()
-    if not confirm and not fmt.waits_for_results and last is not None and not last.label:
-        open_count = last.matches.exclude(status__in=Match.DECIDED).count()
+    if not confirm and not fmt.waits_for_results:
+        open_count = _still_to_decide(last)
         if open_count:
             raise TournamentError(
                 ngettext_lazy(
@@ -219,12 +219,15 @@ def round_in_play(stage: Stage) -> bool:
     in through its link meanwhile would check in for the round after it, and every team
     that has not yet would be absent from that round: the link waits for the round's end.
     """
-    last = stage.rounds.order_by("-number").first()
-    return (
-        last is not None
-        and not last.label
-        and last.matches.exclude(status__in=Match.DECIDED).exists()
-    )
+    return _still_to_decide(stage.rounds.order_by("-number").first()) > 0
+
+
+def _still_to_decide(last: Round | None) -> int:
+    """How many matches of ``last``, a stage's last round, are still to be decided (none
+    for no round, or a bracket's round: its matches follow from the results)."""
+    if last is None or last.label:
+        return 0
+    return last.matches.exclude(status__in=Match.DECIDED).count()
 
 
 def team_check_in_stages(*, team: Team) -> list[Stage]:
