@@ -49,6 +49,7 @@ from tournaments.models import (
 from tournaments.notices.services import notice_check_in_open, notices_stop
 from tournaments.results.services import match_confirm, match_dispute
 from tournaments.stages.registry import stage_name
+from tournaments.stages.rounds import lock_stage
 from tournaments.stages.services import (
     next_round_number,
     round_in_play,
@@ -135,7 +136,9 @@ def link_check_in(*, team: Team) -> list[Stage]:
         )
     # A stage whose round is being played takes the check-in for its next round once that
     # round is over (stages.services.round_in_play): the others take it now.
-    stages = team_check_in_stages(team=team)
+    # Each stage read under its lock, as a round's generation takes it: a round drawn at the
+    # same moment comes before this check or after the check-in, never between them.
+    stages = [lock_stage(stage) for stage in team_check_in_stages(team=team)]
     ready = [stage for stage in stages if not round_in_play(stage)]
     if stages and not ready:
         raise TournamentError(
