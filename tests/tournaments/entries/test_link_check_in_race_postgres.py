@@ -1,0 +1,41 @@
+"""A team checking in through its link while the organiser draws the next round
+(PostgreSQL, threads behind a barrier): the check-in is for the round being drawn, or
+refused because that round is now being played; never for the round after it."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from tests.tournaments.conftest import play
+from tests.tournaments.entries.test_link_reports_race_postgres import _race
+from tests.tournaments.factories import ChampionshipFactory, TeamFactory
+from tournaments.entries import acts
+from tournaments.models import Championship, CheckIn
+from tournaments.stages import services as stage_services
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("trial", range(3))
+def test_a_check_in_racing_the_next_round_is_never_for_the_round_after_it(trial):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (SQLite serialises every writer anyway)")
+    championship = ChampionshipFactory(status=Championship.Status.RUNNING)
+    teams = [TeamFactory(championship=championship, seed=n) for n in range(1, 5)]
+    stage = stage_services.stage_create(championship=championship, format="swiss")
+    for match in stage_services.round_generate(stage=stage):
+        play(match, match.team_a)
+    acts.championship_self_check_in(
+        championship=championship, until=timezone.now() + datetime.timedelta(hours=1)
+    )
+    outcomes = _race(
+        lambda: acts.link_check_in(team=teams[0]),
+        lambda: stage_services.round_generate(stage=stage),
+    )
+    assert outcomes[1] == "stored"
+    assert outcomes[0] in ("stored", "round_in_play")
+    rounds = set(CheckIn.objects.filter(stage=stage).values_list("round_number", flat=True))
+    assert rounds == ({2} if outcomes[0] == "stored" else set())
