@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet
 from django.http import Http404
@@ -142,9 +143,17 @@ def check_in_state(*, stage: Stage, number: int) -> CheckInState:
     return CheckInState(rows=[(team, marks.get(team.pk)) for team in teams], taken=bool(marks))
 
 
-def current_rounds(*, championship: Championship) -> dict[int, int]:
-    """Each stage's current round number: the first round with a match still to be
-    decided, else the last round (one query). Stages without rounds are left out."""
+class RoundNow(NamedTuple):
+    """A stage's current round: its number, and whether a match of it is still to be
+    decided (False: every round is over, this is the last one played)."""
+
+    number: int
+    open: bool
+
+
+def rounds_now(*, championship: Championship) -> dict[int, RoundNow]:
+    """Each stage's current round: the first round with a match still to be decided,
+    else the last round (one query). Stages without rounds are left out."""
     rows = (
         Round.objects.filter(stage__championship=championship)
         .values("stage_id")
@@ -153,7 +162,15 @@ def current_rounds(*, championship: Championship) -> dict[int, int]:
             open=Min("number", filter=~Q(matches__status__in=Match.DECIDED)),
         )
     )
-    return {row["stage_id"]: row["open"] or row["last"] for row in rows}
+    return {
+        row["stage_id"]: RoundNow(row["open"] or row["last"], row["open"] is not None)
+        for row in rows
+    }
+
+
+def current_rounds(*, championship: Championship) -> dict[int, int]:
+    """Each stage's current round number (``rounds_now``'s, without whether it is open)."""
+    return {stage_id: now.number for stage_id, now in rounds_now(championship=championship).items()}
 
 
 def championship_rounds(*, championship: Championship) -> list[Round]:

@@ -39,6 +39,35 @@ def test_the_current_round_is_marked_everywhere(client, db):
     assert f'class="is-current-round" href="{round_2}">Round 2</a>' in board
 
 
+def test_once_every_round_is_over_the_last_one_is_not_called_now(client, db):
+    """A round robin of 3 teams played to its end: its last round is the last one played,
+    on the championship page, the standings' rounds and the schedule, in every language."""
+    over = ChampionshipFactory()
+    for _ in range(3):
+        TeamFactory(championship=over)
+    stage = stage_services.stage_create(championship=over, format="round_robin")
+    while True:
+        matches = [m for m in stage_services.round_generate(stage=stage) if m.team_b_id]
+        for match in matches:
+            result_services.match_walkover(match=match, winner=match.team_a, reason="no show")
+        if stage.rounds.count() == 3:
+            break
+    pages = {
+        "championship": reverse("tournaments:championship", args=[over.slug]),
+        "standings": reverse("tournaments:standings", args=[over.slug, stage.pk]),
+        "schedule": reverse("tournaments:schedule", args=[over.slug]),
+    }
+    for name in ("championship", "standings"):
+        html = html_of(client.get(pages[name], HTTP_ACCEPT_LANGUAGE="en"))
+        assert "Now: Round 3" not in html, name
+        assert "Last played: Round 3" in html, name
+    schedule = html_of(client.get(pages["schedule"], HTTP_ACCEPT_LANGUAGE="en"))
+    assert "The last round played" in schedule
+    assert ">Now<" not in schedule
+    spanish = html_of(client.get(pages["championship"], HTTP_ACCEPT_LANGUAGE="es"))
+    assert "Última disputada: Ronda 3" in spanish
+
+
 def board_with_tables(count: int, referee) -> tuple[Championship, list[Match]]:
     running = ChampionshipFactory()
     for _ in range(2 * count):

@@ -88,19 +88,21 @@ def _entries_open(championship: Championship) -> bool:
 class CurrentRound:
     number: int
     name: str
+    open: bool  # False: every round is over, this is the last one played
 
 
 def _stages_with_current_round(championship: Championship) -> list[Stage]:
     """The championship's stages, each with ``current_round`` (None before its first)."""
-    current = stage_selectors.current_rounds(championship=championship)
+    current = stage_selectors.rounds_now(championship=championship)
     stages = list(championship.stages.prefetch_related("rounds"))
     for stage in stages:
         stage.championship = championship
-        number = current.get(stage.pk)
+        now = current.get(stage.pk)
         stage.current_round = None
-        if number:
-            name = next((r.name_in(stage) for r in stage.rounds.all() if r.number == number), "")
-            stage.current_round = CurrentRound(number=number, name=name)
+        if now:
+            round_ = next((r for r in stage.rounds.all() if r.number == now.number), None)
+            name = round_.name_in(stage) if round_ is not None else ""
+            stage.current_round = CurrentRound(number=now.number, name=name, open=now.open)
     return stages
 
 
@@ -196,6 +198,7 @@ def _rounds_context(stage: Stage) -> dict[str, Any]:
                 "label": r.label,
                 "name": r.name_in(stage),
                 "current": r.number == current,
+                "open": r.open > 0,
             }
             for r in rounds
         ],

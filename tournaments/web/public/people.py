@@ -96,6 +96,8 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
             "championship": found,
             "words": words(found),
             "matches": matches,
+            # Every match decided: the championship's last round, not one being played.
+            "playing": any(not shown.is_decided for shown in matches),
             "query": query,
             "results": results,
         },
