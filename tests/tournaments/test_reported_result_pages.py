@@ -186,6 +186,22 @@ def test_a_disputed_or_overdue_result_is_listed_once_where_it_is_settled(client,
     assert "Every played result is confirmed." not in page
 
 
+def test_the_result_to_settle_is_shown_with_who_reported_it(client, organiser, match):
+    """The organiser judges an overdue or disputed result from the queue: its score and
+    who reported it are there, not only behind the match's link."""
+    url = reverse("organiser:disputes", args=["sin-arbitros"])
+    games = [{"score": {"A": 30, "B": 25}}, {"score": {"A": 30, "B": 2}}]
+    result_services.match_result_report(match=match, side="A", games=games)
+    Match.objects.filter(pk=match.pk).update(
+        reported_at=timezone.now() - datetime.timedelta(minutes=31)
+    )
+    said = f"Reported by {match.team_a.name}: 2–0 (30–25, 30–2)"
+    assert said in _section(client.get(url).content.decode(), 'id="overdue"', "Disputed")
+    result_services.match_dispute(match=match, side="B", comment="We won the first.", by=None)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"Comunicado por {match.team_a.name}: 2–0 (30–25, 30–2)" in page
+
+
 def test_the_public_pages_say_who_keeps_the_score_and_who_reported(client, organiser, match):
     result_services.match_result_report(
         match=match, side="B", games=[{"score": {"A": 25, "B": 30}}, {"score": {"A": 2, "B": 30}}]

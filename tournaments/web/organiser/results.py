@@ -255,13 +255,20 @@ def _championship(request: HttpRequest, slug: str) -> Championship:
 def disputes(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser's queue: disputed results, and finished results nobody confirmed."""
     championship = _championship(request, slug)
+    disputes = list(result_selectors.disputed_matches(championship=championship))
+    overdue = list(result_selectors.overdue_reports(championship=championship))
+    # What is disputed or waits: the result itself, so the organiser judges it from here.
+    for match in [dispute.match for dispute in disputes] + overdue:
+        match.result_words = result_services.result_text(match) if match.is_decided else ""
+        if match.reported_side:
+            match.reported_by = _side_name(match, match.reported_side)
     return render(
         request,
         "organiser/disputes.html",
         {
             "championship": championship,
-            "disputes": result_selectors.disputed_matches(championship=championship),
-            "overdue": result_selectors.overdue_reports(championship=championship),
+            "disputes": disputes,
+            "overdue": overdue,
             "unconfirmed": result_selectors.provisional_matches(championship=championship),
         },
     )
