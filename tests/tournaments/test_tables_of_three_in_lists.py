@@ -120,10 +120,11 @@ def test_the_schedule_finds_the_third_player_at_his_table(client, table):
     a, b, c = table.team_a.name, table.team_b.name, table.team_c.name
     url = reverse("tournaments:schedule", args=[slug])
     words = _read(client, url, {"q": c})
-    found = words.split(f"Found for “{c}”")[1].split(" Now ")[0]
+    # The table's match is over, and with it the round: the last round played.
+    found = words.split(f"Found for “{c}”")[1].split(" The last round played ")[0]
     assert "Not playing in the current round." not in found
     assert f"vs {a} and {b}" in found
-    assert f"{a} · {b} · {c} {_chicos(table)}" in words.split(" Now ")[1]
+    assert f"{a} · {b} · {c} {_chicos(table)}" in words.split(" The last round played ")[1]
 
 
 def test_the_referees_list_names_the_three_and_their_chicos(client, table):
