@@ -39,7 +39,7 @@ class About:
     link: str = ""
 
 
-def _when(championship: Championship, moment: dt.datetime) -> str:
+def when_text(championship: Championship, moment: dt.datetime) -> str:
     """``moment`` in the championship's zone, as the pages write a match's day and hour
     ("Friday 6 March, 21:30", "divendres 6 de març, 21:30"): the project's format of the
     active language (config/formats), else English's."""
@@ -63,7 +63,7 @@ def tell(kind: str, *, team: Team, championship: Championship, about: About) -> 
         if kind == Notice.Kind.DRAWN:
             words["round"] = one_line(str(match.round_name))
     if about.when is not None:
-        words["when"] = _when(championship, about.when)
+        words["when"] = when_text(championship, about.when)
     if about.final:
         words.update(final=one_line(about.final), circuit=one_line(about.circuit))
     subject = _("%(team)s at %(championship)s") % words
