@@ -28,12 +28,10 @@ def _sides(match: Match) -> str:
 
 
 def _line(match: Match) -> str:
-    """One match of a round's list: "table 1: A v B · 21:30", a bye "C: bye"."""
+    """One match of a round's list: "table 1: A – B · 21:30", a bye "C: bye"."""
     if match.is_bye:
-        what = (_("%(team)s: absent") if match.is_absence else _("%(team)s: bye")) % {
-            "team": one_line(match.team_a.name)
-        }
-        return what
+        alone = _("%(team)s: absent") if match.is_absence else _("%(team)s: bye")
+        return alone % {"team": one_line(match.team_a.name)}
     line = _sides(match)
     if match.table:
         line = _("table %(table)s: %(sides)s") % {"table": one_line(match.table), "sides": line}

@@ -34,32 +34,41 @@ def _bodies() -> dict[str, str]:
 @pytest.mark.parametrize(
     ("language", "plays", "bye"),
     [
-        ("es", "Ronda 1 ya está sorteada: Los Pardos juega contra Los Anchos.", "descansa"),
-        ("ca", "Ronda 1 ja està sortejada: Los Pardos juga contra Los Anchos.", "descansa"),
-        ("en", "Round 1 is drawn: Los Pardos plays Los Anchos.", "has a bye"),
+        (
+            "es",
+            "Ronda 1 ya está sorteada: {team} juega contra {other}.",
+            "Ronda 1 ya está sorteada: {team} descansa, no juega esta ronda.",
+        ),
+        (
+            "ca",
+            "Ronda 1 ja està sortejada: {team} juga contra {other}.",
+            "Ronda 1 ja està sortejada: {team} descansa, no juga aquesta ronda.",
+        ),
+        (
+            "en",
+            "Round 1 is drawn: {team} plays {other}.",
+            "Round 1 is drawn: {team} has a bye, it does not play this round.",
+        ),
     ],
 )
 def test_a_round_drawn_tells_each_team_its_opponent_or_its_bye(
     championship, django_capture_on_commit_callbacks, language, plays, bye
 ):
-    pardos = entered(championship, language=language, name="Los Pardos", seed=1)
-    anchos = entered(championship, language=language, name="Los Anchos", seed=2)
-    third = entered(championship, language=language, name="Los Terceros", seed=3)
+    for seed, name in enumerate(["Los Pardos", "Los Anchos", "Los Terceros"], start=1):
+        entered(championship, language=language, name=name, seed=seed)
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     with django_capture_on_commit_callbacks(execute=True):
         matches = stage_services.round_generate(stage=stage)
     bodies = _bodies()
     assert len(bodies) == 3
-    playing = next(m for m in matches if m.team_b_id)
-    resting = next(m for m in matches if not m.team_b_id).team_a
-    first = bodies[playing.team_a.entry.email]
-    if playing.team_a == pardos or playing.team_b == pardos:
-        assert plays in bodies[pardos.entry.email]
-    assert playing.team_b.name in first
-    assert bye in bodies[resting.entry.email]
-    assert {pardos, anchos, third} >= {playing.team_a, playing.team_b, resting}
+    (match,) = [m for m in matches if m.team_b_id]
+    (resting,) = [m.team_a for m in matches if not m.team_b_id]
+    for team, other in ((match.team_a, match.team_b), (match.team_b, match.team_a)):
+        assert plays.format(team=team.name, other=other.name) in bodies[team.entry.email]
+    assert bye.format(team=resting.name) in bodies[resting.entry.email]
     notices = Notice.objects.filter(kind=Notice.Kind.DRAWN)
     assert notices.count() == 3 and {n.state for n in notices} == {Notice.State.SENT}
+    assert {n.match_id for n in notices} == {m.pk for m in matches}
 
 
 def test_the_same_round_drawn_again_within_a_minute_is_told_once(
