@@ -241,6 +241,20 @@ WRITES: dict[str, tuple] = {
         lambda w: {"to": "result", "reason": "The phone died"},
         200,
     ),
+    "message_send": (
+        "managers",
+        "post",
+        lambda w: f"{w.base}/messages/",
+        lambda w: {"text": "Doors at 9"},
+        200,
+    ),
+    "round_call": (
+        "managers",
+        "post",
+        lambda w: f"{w.base}/stages/{w.match.stage_id}/rounds/{w.match.round.number}/call/",
+        lambda w: None,
+        200,
+    ),
     "match_seats": (
         "referees",
         "post",

@@ -107,6 +107,7 @@ def known(db) -> dict:
         "slug": championship.slug,
         "stage_id": stage.pk,
         "match_id": match.pk,
+        "number": match.round.number,
         "team_id": match.team_a_id,
         "player_id": match.team_a.memberships.first().player_id,
         "person_id": match.team_a.memberships.first().player.person_id,

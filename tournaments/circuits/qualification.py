@@ -46,6 +46,7 @@ from tournaments.models import (
     Team,
     TeamAct,
 )
+from tournaments.notices.services import notice_qualified
 from tournaments.people.services import PersonDetails
 from tournaments.signals import announce
 from tournaments.standings.placements import championship_placements
@@ -163,6 +164,8 @@ def qualification_sync(*, circuit: Circuit) -> list[CircuitQualification]:
             taken=taken,
             candidates=_by_points(circuit, taken),
         )
+    # Each team entered is told (sent once this commits); running again enters nobody.
+    notice_qualified(qualifications=created)
     return created
 
 

@@ -30,6 +30,8 @@ class Notice(models.Model):
         MOVED = "moved", _("Match moved")
         POSTPONED = "postponed", _("Match postponed")
         READY = "ready", _("Match ready")
+        DRAWN = "drawn", _("Next match drawn")
+        QUALIFIED = "qualified", _("Qualified for the circuit's final")
         MESSAGE = "message", _("Organiser's message")
 
     class Channel(models.TextChoices):

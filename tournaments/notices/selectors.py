@@ -32,6 +32,16 @@ def championship_notices(*, championship: Championship) -> list[Notice]:
     return _listed(Notice.objects.filter(championship=championship))
 
 
+def notices_of(*, championship: Championship) -> QuerySet[Notice]:
+    """Every notice of ``championship``, newest first, with its match's round and stage
+    (the API's list, which pages and filters them)."""
+    return (
+        Notice.objects.filter(championship=championship)
+        .select_related("team", "match__round")
+        .order_by("-pk")
+    )
+
+
 def states_told(notices: list[Notice]) -> list[tuple[str, int]]:
     """How many of ``notices`` are in each state, as (label, count), in the states' order."""
     counts = Counter(notice.state for notice in notices)

@@ -17,12 +17,23 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.services import lock_championship
 from tournaments.errors import TournamentError
-from tournaments.models import Championship, Entry, Match, Notice, NoticeMark, Round, Team
+from tournaments.models import (
+    Championship,
+    CircuitQualification,
+    Entry,
+    Match,
+    Notice,
+    NoticeMark,
+    Round,
+    Stage,
+    Team,
+)
 from tournaments.notices.tasks import send_on_commit
 from tournaments.notices.texts import About, tell
 from tournaments.text import paragraph, paragraph_has_control
@@ -218,6 +229,93 @@ def notice_match_moved(
     )
 
 
+def _told_drawn(match: Match) -> bool:
+    """A match its teams are told of when drawn: one to be played, or a bye (not a team
+    absent at check-in, nor a pairing decided by its absence)."""
+    if match.team_b_id is None:
+        return match.outcome == Match.Outcome.BYE
+    return not match.is_decided
+
+
+def notice_matches_drawn(*, matches: Iterable[Match]) -> list[Notice]:
+    """Tell each team of ``matches``, just drawn, its next match: its opponents, table,
+    time and venue where known, or its bye. A team drawn in several at once (a league's
+    season, a bracket) is told its first. The same round drawn again within
+    ``REPEAT_SECONDS`` (removed and generated again) tells a team once."""
+    ids = [match.pk for match in matches]
+    if not ids or _muted.get():
+        return []
+    drawn = Match.objects.filter(pk__in=ids).select_related(
+        "round", "stage__championship", "team_a", "team_b", "team_c"
+    )
+    first: dict[int, tuple[Team, Match]] = {}
+    for match in sorted(drawn, key=lambda m: (m.round.number, m.pk)):
+        if _told_drawn(match):
+            for team in _sides(match):
+                first.setdefault(team.pk, (team, match))
+    by_round: dict[int, list[Addressed]] = {}
+    for team, match in first.values():
+        about = About(
+            match=match,
+            when=match.scheduled_at,
+            venue=", ".join(v for v in (match.venue_name, match.venue_address) if v),
+        )
+        by_round.setdefault(match.round_id, []).append((team, about))
+    notices: list[Notice] = []
+    for addressed in by_round.values():
+        round_ = addressed[0][1].match.round
+        notices += notices_queue(
+            championship=addressed[0][1].match.stage.championship,
+            kind=Notice.Kind.DRAWN,
+            addressed=addressed,
+            key=f"drawn:{round_.stage_id}:{round_.number}",
+        )
+    return notices
+
+
+def notice_qualified(*, qualifications: Iterable[CircuitQualification]) -> list[Notice]:
+    """Tell each team just entered in its circuit's final (``qualifications`` entered,
+    not withdrawn) that it qualified, with the final's page. It is told through the entry
+    of the team that won the place (its qualifier's, or for circuit points its latest):
+    the address the players gave is there, and is never copied to another
+    championship."""
+    rows = [
+        row
+        for row in qualifications
+        if row.status == CircuitQualification.Status.ENTERED and row.source_team_id
+    ]
+    if not rows or _muted.get():
+        return []
+    rows = list(
+        CircuitQualification.objects.filter(pk__in=[row.pk for row in rows]).select_related(
+            "circuit", "final_team__championship", "source_team__championship"
+        )
+    )
+    by_championship: dict[int, list[Addressed]] = {}
+    for row in rows:
+        final = row.final_team.championship if row.final_team else None
+        if final is None:
+            continue
+        page = reverse("tournaments:championship", args=[final.slug])
+        about = About(
+            final=final.name,
+            circuit=row.circuit.name,
+            link=settings.SITE_URL.rstrip("/") + page,
+        )
+        source = row.source_team
+        by_championship.setdefault(source.championship_id, []).append((source, about))
+    notices: list[Notice] = []
+    for addressed in by_championship.values():
+        source = addressed[0][0]
+        notices += notices_queue(
+            championship=source.championship,
+            kind=Notice.Kind.QUALIFIED,
+            addressed=addressed,
+            key=f"qualified:{rows[0].circuit_id}",
+        )
+    return notices
+
+
 def _playable(matches: Iterable[Match]) -> list[Match]:
     return [m for m in matches if m.team_b_id is not None and not m.is_decided]
 
@@ -265,16 +363,18 @@ def message_addressed(
     text: str,
     round_: Round | None = None,
     match: Match | None = None,
+    stage: Stage | None = None,
 ) -> list[Addressed]:
     """Whom a message goes to, each team with its match when there is one: the teams of
-    ``match``, of ``round_``'s matches, or else every team entered (not withdrawn,
-    refused or waiting)."""
+    ``match``, of ``round_``'s matches, of ``stage`` (entered in it, not withdrawn,
+    refused or waiting), or else every team entered."""
     if match is not None:
         matches = [match]
     elif round_ is not None:
         matches = list(round_.matches.select_related("team_a", "team_b", "team_c").order_by("pk"))
     else:
-        teams = championship.teams.exclude(entry__status__in=Entry.OUT).order_by("pk")
+        teams = stage.teams.all() if stage is not None else championship.teams.all()
+        teams = teams.exclude(entry__status__in=Entry.OUT).order_by("pk")
         return [(team, About(message=text)) for team in teams]
     return [(team, About(match=m, message=text)) for m in matches for team in _sides(m)]
 
@@ -292,8 +392,9 @@ def message_send(
     by: AbstractBaseUser | None,
     round_: Round | None = None,
     match: Match | None = None,
+    stage: Stage | None = None,
 ) -> list[Notice]:
-    """The organiser's short message to a round, a match's teams or everyone entered
+    """The organiser's short message to a stage, a round, a match's teams or everyone entered
     (:func:`message_addressed`). Refused when it is not plain text (:func:`message_problem`)
     or when the championship sent ``MESSAGES_PER_HOUR`` already; the same message to the
     same teams again within ``REPEAT_SECONDS`` is sent once."""
@@ -317,7 +418,9 @@ def message_send(
             code="messages_limit",
             params={"count": sent},
         )
-    addressed = message_addressed(championship=championship, text=text, round_=round_, match=match)
+    addressed = message_addressed(
+        championship=championship, text=text, round_=round_, match=match, stage=stage
+    )
     digest = hashlib.sha256(text.encode()).hexdigest()[:32]
     return notices_queue(
         championship=championship,

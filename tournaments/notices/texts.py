@@ -33,9 +33,13 @@ class About:
     message: str = ""
     when: dt.datetime | None = None
     venue: str = ""
+    # A circuit's final a team qualified for: its name, its circuit's, its public page.
+    final: str = ""
+    circuit: str = ""
+    link: str = ""
 
 
-def _when(championship: Championship, moment: dt.datetime) -> str:
+def when_text(championship: Championship, moment: dt.datetime) -> str:
     """``moment`` in the championship's zone, as the pages write a match's day and hour
     ("Friday 6 March, 21:30", "divendres 6 de març, 21:30"): the project's format of the
     active language (config/formats), else English's."""
@@ -56,13 +60,26 @@ def tell(kind: str, *, team: Team, championship: Championship, about: About) -> 
         words["other"] = ", ".join(others) or "—"
         words["result"] = about.result
         words["table"] = one_line(match.table)
+        if kind == Notice.Kind.DRAWN:
+            words["round"] = one_line(str(match.round_name))
     if about.when is not None:
-        words["when"] = _when(championship, about.when)
+        words["when"] = when_text(championship, about.when)
+    if about.final:
+        words.update(final=one_line(about.final), circuit=one_line(about.circuit))
     subject = _("%(team)s at %(championship)s") % words
-    lines = [_sentence(kind, words, has_table=bool(match and match.table)) % words]
+    has_table = bool(match and match.table)
+    lines = [_sentence(kind, words, has_table=has_table, bye=bool(match and match.is_bye)) % words]
     if kind == Notice.Kind.MESSAGE:
         subject = _("The organiser of %(championship)s") % words
         lines = [paragraph(about.message)]
+    if kind == Notice.Kind.DRAWN and match is not None and not match.is_bye:
+        # What is known yet: the organiser often gives the tables and times later.
+        if has_table:
+            lines.append(_("Table: %(table)s") % words)
+        if "when" in words:
+            lines.append(_("When: %(when)s") % words)
+    if about.link:
+        lines.append(_("The final's page: %(link)s") % {"link": about.link})
     if about.venue:
         lines.append(_("Where: %(venue)s") % {"venue": one_line(about.venue)})
     if about.reason:
@@ -70,7 +87,7 @@ def tell(kind: str, *, team: Team, championship: Championship, about: About) -> 
     return Told(subject=one_line(subject), text="\n".join(lines))
 
 
-def _sentence(kind: str, words: dict[str, str], *, has_table: bool) -> str:
+def _sentence(kind: str, words: dict[str, str], *, has_table: bool, bye: bool = False) -> str:
     """The kind's sentence, still with its ``%(name)s`` places."""
     if kind == Notice.Kind.ACCEPTED:
         return _("The organiser of %(championship)s accepted the entry of %(team)s: you play.")
@@ -100,6 +117,15 @@ def _sentence(kind: str, words: dict[str, str], *, has_table: bool) -> str:
         if "when" in words:
             return _("Your match against %(other)s is postponed to %(when)s.")
         return _("Your match against %(other)s is postponed: its new date is to be fixed.")
+    if kind == Notice.Kind.DRAWN:
+        if bye:
+            return _("%(round)s is drawn: %(team)s has a bye, it does not play this round.")
+        return _("%(round)s is drawn: %(team)s plays %(other)s.")
+    if kind == Notice.Kind.QUALIFIED:
+        return _(
+            "%(team)s qualified for %(final)s, the final of %(circuit)s: its organiser will "
+            "confirm your entry."
+        )
     if kind == Notice.Kind.MESSAGE:
         return ""
     raise ValueError(f"unknown notice kind {kind!r}")

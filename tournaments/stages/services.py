@@ -19,6 +19,7 @@ from tournaments.championships.services import championship_set_tiebreaks, lock_
 from tournaments.errors import TournamentError, from_format
 from tournaments.formats.base import FormatError
 from tournaments.models import Championship, CheckIn, Hand, Match, Round, Stage, Team
+from tournaments.notices.services import notice_matches_drawn
 from tournaments.signals import announce
 from tournaments.stages import registry
 from tournaments.stages.rounds import lock_stage
@@ -150,6 +151,8 @@ def round_generate(*, stage: Stage, number: int | None = None, confirm: bool = T
         raise from_format(error) from None
     if any(m.status == Match.Status.WALKOVER for m in created):
         standings_outdate(stage=stage)
+    # Each team drawn is told its next match (sent once this commits).
+    notice_matches_drawn(matches=created)
     announce(championship_id=stage.championship_id, stage_id=stage.pk, what="round")
     return created
 

@@ -57,3 +57,32 @@ def test_the_round_is_called_from_a_phone_and_each_notice_listed(
     page.screenshot(path=str(shots / "notices-stopped-phone.png"), full_page=True)
     context.close()
     assert csp_violations == []
+
+
+def test_the_share_button_opens_the_phones_share_sheet_with_the_rounds_tables(
+    browser, live_server, csp_violations, logged_in_page
+):
+    championship = ChampionshipFactory(name="Copa Compartida", slug="copa-compartida")
+    matches = round_of(championship, ["es", "ca", "en", "en"])
+    for n, match in enumerate(matches, start=1):
+        match.table = str(n)
+        match.save()
+    user = get_user_model().objects.create_user(username="comparte", password=PASSWORD)
+    championship.organisers.add(user)
+    path = reverse("organiser:round_assign", args=[championship.slug, matches[0].stage_id, 1])
+    page = logged_in_page(path, "comparte", PASSWORD, viewport=SIZES["phone"])
+    # Without a share sheet (a desktop browser): the button is the WhatsApp link.
+    link = page.locator("#share")
+    assert link.get_attribute("href").startswith("https://wa.me/?text=")
+    # A phone's share sheet gets the text, and the page stays.
+    page.context.add_init_script(
+        "navigator.share = (data) => { window.__shared = data.text; return Promise.resolve(); };"
+    )
+    page.goto(f"{live_server.url}{path}")
+    page.click("#share")
+    shared = page.evaluate("window.__shared")
+    assert shared.startswith("Copa Compartida — Round 1\ntable 1: ")
+    assert shared.endswith(f"/c/copa-compartida/stages/{matches[0].stage_id}/rounds/1/")
+    assert page.url.endswith(path)
+    page.context.close()
+    assert csp_violations == []

@@ -9,6 +9,7 @@ from django.core import mail
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.notices.conftest import round_of
 from tournaments.models import Notice
+from tournaments.stages import services as stage_services
 
 
 @pytest.fixture
@@ -87,3 +88,31 @@ def test_another_organiser_cannot_tell_this_championships_teams(championship, cl
 def test_the_audit_log_leads_to_what_the_players_were_told(championship, client, round_page):
     page = client.get(f"/organiser/{championship.slug}/audit/").content.decode()
     assert f'href="/organiser/{championship.slug}/notices/" id="audit-notices"' in page
+
+
+def test_a_message_to_a_stages_teams_from_the_championships_page_and_the_rounds(
+    championship, client, round_page, django_capture_on_commit_callbacks
+):
+    url, matches = round_page
+    stage = matches[0].stage
+    # A second stage of two of the teams: its message reaches those two only.
+    chosen = [matches[0].team_a, matches[0].team_b]
+    other = stage_services.stage_create(
+        championship=championship, format="swiss", name="Consolación", teams=chosen
+    )
+    page = client.get(f"/organiser/{championship.slug}/notices/").content.decode()
+    assert f'<option value="{other.pk}">Todos los equipos de Consolación</option>' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            f"/organiser/{championship.slug}/notices/",
+            {"to": other.pk, "text": "La consolación empieza a las 12"},
+            follow=True,
+        )
+    assert "Mensaje enviado a 2 equipos" in answer.content.decode()
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(t.entry.email for t in chosen)
+    # From the round's page, to every team of its stage.
+    mail.outbox.clear()
+    assert 'value="stage"' in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "message", "to": "stage", "text": "Pausa de 10 minutos"})
+    assert len(mail.outbox) == stage.teams.count() == 4

@@ -16,6 +16,7 @@ from scoring import EngineError, MatchHand, MatchState
 from tournaments import tasks
 from tournaments.errors import from_engine
 from tournaments.models import Game, Hand, Match
+from tournaments.notices.services import notice_matches_drawn
 from tournaments.ratings import statistics
 from tournaments.results import records
 from tournaments.results.services.matches import standings_invalidate
@@ -177,7 +178,8 @@ def _places(match: Match, state: MatchState) -> dict[str, int]:
 def _result_changed(match: Match, *, advanced: bool = True) -> None:
     """A decided result appeared, changed or vanished: brackets and standings follow."""
     if match.bracket_id and advanced:
-        bracket_sync(stage=match.stage)
+        # The next bracket matches whose teams are now known: their teams are told.
+        notice_matches_drawn(matches=bracket_sync(stage=match.stage))
     standings_invalidate(stage=match.stage)
     # The ratings of its players follow (a task: the save does not wait for them).
     tasks.rate_match_on_commit(match_id=match.pk)

@@ -1,6 +1,6 @@
 """Telling the players, for the organiser: call a round (each team told its match is
-ready, with its table), a short message to a round, one match's teams or everyone
-entered, and what was told with each notice's state (queued, sent, failed, not sent).
+ready, with its table), a short message to a round, one match's teams, a stage's teams or
+everyone entered, and what was told with each notice's state (queued, sent, failed, not sent).
 The notices' services decide everything; these pages ask them."""
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.models import Championship, Match, Round
+from tournaments.models import Championship, Match, Round, Stage
 from tournaments.notices import selectors
 from tournaments.notices import services as notice_services
 from tournaments.stages import selectors as stage_selectors
+from tournaments.stages import share
 from tournaments.web.organiser.championships import _championship
 
 
@@ -49,6 +50,7 @@ def _send(
     championship: Championship,
     round_: Round | None = None,
     match: Match | None = None,
+    stage: Stage | None = None,
 ) -> None:
     try:
         if request.POST.get("action") == "call" and round_ is not None:
@@ -59,8 +61,9 @@ def _send(
             championship=championship,
             text=request.POST.get("text", ""),
             by=request.user,
-            round_=round_ if match is None else None,
+            round_=round_ if match is None and stage is None else None,
             match=match,
+            stage=stage,
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
@@ -86,7 +89,8 @@ def round_notices(request: HttpRequest, slug: str, stage_id: int, number: int) -
     if request.method == "POST":
         chosen = request.POST.get("to", "")
         match = next((m for m in matches if str(m.pk) == chosen), None)
-        _send(request, championship, round_=round_, match=match)
+        to_stage = stage if chosen == "stage" else None
+        _send(request, championship, round_=round_, match=match, stage=to_stage)
         return redirect(request.path)
     context = {
         "championship": championship,
@@ -94,19 +98,25 @@ def round_notices(request: HttpRequest, slug: str, stage_id: int, number: int) -
         "round": round_,
         "matches": matches,
         "notices": selectors.round_notices(round_=round_),
+        "share": share.shared(share.round_share_text(round_=round_)),
     }
     return _page(request, context)
 
 
 @login_required
 def championship_notices(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET: every notice of the championship; POST: a message to everyone entered."""
+    """GET: every notice of the championship; POST: a message to everyone entered, or to
+    one stage's teams."""
     championship = _championship(request, slug)
+    stages = list(championship.stages.order_by("order", "pk"))
     if request.method == "POST":
-        _send(request, championship)
+        chosen = request.POST.get("to", "")
+        stage = next((s for s in stages if str(s.pk) == chosen), None)
+        _send(request, championship, stage=stage)
         return redirect(request.path)
     context = {
         "championship": championship,
+        "stages": stages,
         "notices": selectors.championship_notices(championship=championship),
     }
     return _page(request, context)

@@ -26,6 +26,7 @@ from tournaments.models import Championship, Hand, Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
+from tournaments.stages import share
 from tournaments.web.organiser.forms import add_service_error
 from tournaments.web.organiser.forms.scorekeeping import RecordingForm
 from tournaments.web.organiser.results_forms import (
@@ -113,6 +114,7 @@ def match_results(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
             "sides": sides,
             "revisions": _revision_rows(revisions),
             "recording": _recording(match, organiser),
+            "share": share.shared(share.match_share_text(match=match)) if organiser else None,
         },
     )
 

@@ -21,7 +21,7 @@ from tournaments.championships import selectors as championship_selectors
 from tournaments.models import Match
 from tournaments.results import selectors as result_selectors
 from tournaments.results import services as result_services
-from tournaments.stages import registry
+from tournaments.stages import registry, share
 from tournaments.stages import selectors as stage_selectors
 from tournaments.stages import services as stage_services
 from tournaments.web.organiser.championships import _championship, _post_only
@@ -189,6 +189,7 @@ def round_assign(request: HttpRequest, slug: str, stage_id: int, number: int) ->
             "formset": formset,
             "rows": rows,
             "round_form": round_form,
+            "share": share.shared(share.round_share_text(round_=round_)),
         },
     )
 
