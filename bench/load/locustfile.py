@@ -1,10 +1,12 @@
-"""Locust users of the load benchmark: referees at their tables and spectators online.
+"""Locust users of the load benchmark: referees at their tables, spectators online, players
+on their teams' personal links.
 
 Run by ``bench/load/run.py`` (which builds the data, starts the site and passes these
 variables); by hand, against a site already running on this machine:
 
     BENCH_LOAD_DATA=bench/load/out/data.json BENCH_TABLES=20 BENCH_SPECTATORS=100 \\
-        .venv/bin/locust -f bench/load/locustfile.py --headless -u 120 -r 20 -t 90s \\
+        BENCH_PLAYERS=40 BENCH_DURATION=60 \\
+        .venv/bin/locust -f bench/load/locustfile.py --headless -u 160 -r 20 -t 90s \\
         --host http://127.0.0.1:8000
 
 - ``Referee`` (one per table, ``BENCH_TABLES``): starts a hand every ``BENCH_HAND_EVERY``
@@ -24,11 +26,18 @@ variables); by hand, against a site already running on this machine:
 - ``Spectator`` (``BENCH_SPECTATORS``): reads the public pages with ``BENCH_THINK``
   seconds (3 to 8) between two: a match page most often (the live pages), the round, the
   standings, the championship, the home page. Named ``page: <which>``.
+- ``Player`` (``BENCH_PLAYERS``, ``bench/load/players.py``): one team's phone on its
+  personal link: opens it and checks in as the check-in window opens, searches the
+  schedule by name, reads team and person pages, the statistics and the circuit, and at
+  its match's end reports the result or confirms the other team's report. Named ``link``,
+  ``check-in``, ``report``, ``confirm``, ``search``, ``team``, ``person``,
+  ``statistics``, ``circuit``.
 
 Only 127.0.0.1 is ever sent a request: any other host stops the run. When the run ends,
 the latencies measured after the ramp-up (the spawning complete) are summarised per kind
-(save, tap, sheet, page) into ``BENCH_SUMMARY`` (JSON), from every sample, not Locust's
-rounded histogram.
+(save, tap, sheet, page, and each of the players' kinds; ``link act``: the check-ins,
+reports and confirmations together) into ``BENCH_SUMMARY`` (JSON), from every sample, not
+Locust's rounded histogram.
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ from urllib.parse import urlparse
 
 import gevent
 from locust import FastHttpUser, between, constant_pacing, events, task
+from players import Player, match_over  # noqa: F401  (bench/load/players.py: Locust runs Player too)
 from sheet import (  # bench/load/sheet.py: Locust puts this folder on the path
     Sheet,
     tablet_context,
@@ -83,6 +93,7 @@ class Referee(FastHttpUser):
         _local_only(self.host)
         me = next(_referees)
         self.rng = random.Random(me["username"])
+        self.match_id = me["match"]
         self.url = f"/referee/matches/{me['match']}/"
         self.client.cookiejar.set_cookie(_cookie("sessionid", me["sessionid"]))
         self.over = False
@@ -156,6 +167,8 @@ class Referee(FastHttpUser):
             if saved.status_code != 201:
                 saved.failure(f"save answered {saved.status_code}, not 201")
                 self.tablet = None
+            elif self.tablet.view()["over"]:
+                match_over(self.match)  # its teams answer the result from their links
 
     def _load(self) -> Sheet | None:
         """The sheet, or ``None`` when the server did not answer it (timeout, error)."""
@@ -210,6 +223,8 @@ class Referee(FastHttpUser):
                 return
             # The tablet follows the redirect: the sheet of the next hand.
             self.sheet = self._load()
+            if self.sheet is not None and not self.sheet.open:
+                match_over(self.match_id)  # decided: its teams answer the result
             if self.sheet is not None and self.sheet.open and self.sheet.number != number + 1:
                 saved.failure(f"hand {number} not stored: the sheet shows {self.sheet.number}")
 
@@ -280,6 +295,10 @@ _failures: dict[str, int] = {}
 _window = {"start": time.time()}
 
 
+# Kinds summarised together as well as each on its own: a team's acts through its link.
+TOGETHER = {"link act": ("check-in", "report", "confirm")}
+
+
 def _kind(name: str) -> str:
     return "page" if name.startswith("page") else name
 
@@ -333,12 +352,14 @@ def _on_quit(environment: Any, **_: Any) -> None:
     if not SUMMARY:
         return
     seconds = time.time() - _window["start"]
+    groups = {kind: (kind,) for kind in _samples}
+    groups.update({k: parts for k, parts in TOGETHER.items() if set(parts) & set(_samples)})
     kinds = {}
-    for kind, times in sorted(_samples.items()):
-        ordered = sorted(times)
+    for kind, parts in sorted(groups.items()):
+        ordered = sorted(t for part in parts for t in _samples.get(part, []))
         kinds[kind] = {
             "requests": len(ordered),
-            "failures": _failures.get(kind, 0),
+            "failures": sum(_failures.get(part, 0) for part in parts),
             "rps": len(ordered) / seconds if seconds else 0.0,
             **{f"p{p}": _percentile(ordered, p) for p in (50, 95, 99)},
             "max": ordered[-1] if ordered else float("nan"),

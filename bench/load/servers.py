@@ -98,16 +98,20 @@ def site_env(database_url: str, host: str, cache_prefix: str) -> dict[str, str]:
     return env
 
 
-def build_day(env: dict[str, str], tables: int, data: Path) -> None:
+def build_day(env: dict[str, str], tables: int, data: Path, report_tables: int = 0) -> None:
     """Migrate the database of ``env``, collect the static files (``DEBUG`` is off: the
-    pages name the hashed files of the manifest) and build the day (``setup.py``), whose
-    ids and sessions go to ``data``."""
+    pages name the hashed files of the manifest) and build the day (``setup.py``: ``tables``
+    with referees, ``report_tables`` where the teams report), whose ids, sessions and
+    links go to ``data``."""
     python = str(BIN / "python")
     manage = [python, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
     subprocess.run(
-        [python, str(HERE / "setup.py"), "--tables", str(tables), "--out", str(data)],
+        [
+            *(python, str(HERE / "setup.py"), "--tables", str(tables)),
+            *("--report-tables", str(report_tables), "--out", str(data)),
+        ],
         env=env,
         cwd=ROOT,
         check=True,
