@@ -1,8 +1,9 @@
-// The referee's tablet offline (referees.views.service_worker). Pages under the scope are
-// fetched from the network first and kept, so a match sheet opened once reloads with the
-// network gone; the static files, Pyodide and the engine (named by their content) come
-// from the cache first. The hands themselves never pass through here: the page keeps them
-// in its outbox (static/js/tablet-client.js) until the server has them.
+// The referee's tablet offline (referees.views.service_worker), and the pushes to a team's
+// phone (at the end). Pages under the scope are fetched from the network first and kept, so
+// a match sheet opened once reloads with the network gone; the static files, Pyodide and
+// the engine (named by their content) come from the cache first. The hands themselves
+// never pass through here: the page keeps them in its outbox (static/js/tablet-client.js)
+// until the server has them.
 const CACHE = "{{ cache|escapejs }}";
 const PRECACHE = JSON.parse("{{ precache_json|escapejs }}");
 const SCOPE = "{{ scope|escapejs }}";
@@ -102,4 +103,45 @@ self.addEventListener("fetch", (event) => {
   } else if (PRECACHE.includes(url.pathname)) {
     event.respondWith(file(request));
   }
+});
+
+// A push to a team's phone (tournaments.notices.webpush): the notification, and the team's
+// page told at once if it is open (it shows the news, a match's table). The page is
+// outside the scope, so it is found among all the site's windows; only the team's own
+// page (its path is the payload's url) is told.
+function teamPages(url) {
+  return self.clients
+    .matchAll({ type: "window", includeUncontrolled: true })
+    .then((clients) => clients.filter((client) => new URL(client.url).pathname === url.pathname));
+}
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = { body: event.data ? event.data.text() : "" };
+  }
+  // Only a page of this site is opened from a notification.
+  const url = new URL(data.url || "/", self.location.origin);
+  const target = url.origin === self.location.origin ? url : new URL("/", self.location.origin);
+  event.waitUntil(
+    Promise.all([
+      self.registration.showNotification(data.title || "Tanteo", {
+        body: data.body || "",
+        tag: data.tag,
+        icon: "{{ icon|escapejs }}",
+        data: { url: target.href },
+      }),
+      teamPages(target).then((clients) => clients.forEach((client) => client.postMessage({ push: data }))),
+    ])
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  event.waitUntil(
+    teamPages(url).then((clients) => (clients.length ? clients[0].focus() : self.clients.openWindow(url.href)))
+  );
 });
