@@ -139,7 +139,8 @@
 
   // What a push tells, while this page is open (the worker posts it to the team's page).
   function told(data) {
-    if (!data || new URL(data.url, location.href).pathname !== location.pathname) {
+    // The worker tells every page of the site: this one shows its own team's news only.
+    if (!data || String(data.team) !== section.dataset.team) {
       return;
     }
     var live = document.getElementById("push-live");

@@ -106,15 +106,9 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A push to a team's phone (tournaments.notices.webpush): the notification, and the team's
-// page told at once if it is open (it shows the news, a match's table). The page is
-// outside the scope, so it is found among all the site's windows; only the team's own
-// page (its path is the payload's url) is told.
-function teamPages(url) {
-  return self.clients
-    .matchAll({ type: "window", includeUncontrolled: true })
-    .then((clients) => clients.filter((client) => new URL(client.url).pathname === url.pathname));
-}
-
+// pages told at once if one is open (it shows the news, a match's table). They are outside
+// the scope, so they are found among all the site's windows; each page keeps what names
+// its own team (the payload's "team").
 self.addEventListener("push", (event) => {
   let data = {};
   try {
@@ -133,15 +127,22 @@ self.addEventListener("push", (event) => {
         icon: "{{ icon|escapejs }}",
         data: { url: target.href },
       }),
-      teamPages(target).then((clients) => clients.forEach((client) => client.postMessage({ push: data }))),
+      self.clients
+        .matchAll({ type: "window", includeUncontrolled: true })
+        .then((clients) => clients.forEach((client) => client.postMessage({ push: data }))),
     ])
   );
 });
 
+// The notification opens the team's page, or brings it forward when it is open.
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  const data = event.notification.data || {};
+  const url = new URL(data.url || "/", self.location.origin);
   event.waitUntil(
-    teamPages(url).then((clients) => (clients.length ? clients[0].focus() : self.clients.openWindow(url.href)))
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((clients) => {
+      const open = clients.find((client) => new URL(client.url).pathname === url.pathname);
+      return open ? open.focus() : self.clients.openWindow(url.href);
+    })
   );
 });

@@ -5,7 +5,7 @@ VAPID key (RFC 8292), through ``pywebpush``.
 The payload is JSON: ``title`` (the notice's subject), ``body`` (its text, in the team's
 language), ``url`` (the path of the team's page: its personal link, as in the mail; only
 the phone can read it, and it is never stored with the notice nor logged), ``kind``,
-``tag`` and, for a match ready, ``table``. The phone's service worker
+``team`` (its id), ``tag`` and, for a match ready, ``table``. The phone's service worker
 (templates/referees/sw.js) shows it and tells the team's open page.
 
 A push service answering 404 or 410 has forgotten the phone: so does the site. Any other
@@ -58,6 +58,8 @@ def push_payload(notice: Notice, subscription: PushSubscription) -> dict[str, An
         "body": notice.text,
         "url": reverse("tournaments:team_link", args=[slug, subscription.link.token]),
         "kind": notice.kind,
+        # Which team: the page open on the phone shows its own team's news only.
+        "team": notice.team_id,
         # One notification per thing: a round called again replaces the one shown.
         "tag": f"tanteo-{notice.kind}-{notice.match_id or notice.pk}",
     }

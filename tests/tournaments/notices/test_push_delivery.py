@@ -77,6 +77,7 @@ def test_a_called_round_reaches_the_phone_encrypted_signed_and_in_the_teams_lang
         "title": pushed.subject,
         "body": f"La teva partida contra {other} està a punt: taula 7.",
         "kind": "ready",
+        "team": team.pk,
         "tag": f"tanteo-ready-{match.pk}",
         "table": "7",
     }
