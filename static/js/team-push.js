@@ -41,6 +41,12 @@
     return bytes;
   }
 
+  function sameBytes(a, b) {
+    return a.length === b.length && a.every(function (byte, i) {
+      return byte === b[i];
+    });
+  }
+
   function digest(text) {
     return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (hash) {
       return Array.prototype.map
@@ -115,14 +121,23 @@
         return activeRegistration();
       })
       .then(function (reg) {
+        var subscribe = function () {
+          return reg.pushManager.subscribe({
+            userVisibleOnly: true,
+            applicationServerKey: keyBytes(section.dataset.key),
+          });
+        };
         return reg.pushManager.getSubscription().then(function (subscription) {
-          return (
-            subscription ||
-            reg.pushManager.subscribe({
-              userVisibleOnly: true,
-              applicationServerKey: keyBytes(section.dataset.key),
-            })
-          );
+          if (!subscription) {
+            return subscribe();
+          }
+          // Made with an older key of the site (its keys were renewed): made anew, since
+          // its push service would refuse the pushes signed with the new one.
+          var key = subscription.options && subscription.options.applicationServerKey;
+          if (key && !sameBytes(new Uint8Array(key), keyBytes(section.dataset.key))) {
+            return subscription.unsubscribe().then(subscribe);
+          }
+          return subscription;
         });
       })
       .then(function (subscription) {

@@ -120,7 +120,9 @@ def push_key(value: str, size: int) -> bytes | None:
     >>> push_key("AAECAwQFBgcICQoLDA0ODw", 65) is None
     True
     """
-    if not value or len(value) > 2 * size or not all(c.isalnum() or c in "-_=" for c in value):
+    if not value or len(value) > 2 * size:
+        return None
+    if not all(c.isascii() and (c.isalnum() or c in "-_=") for c in value):
         return None
     try:
         raw = base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
