@@ -271,3 +271,20 @@ def test_the_hourly_limit_counts_each_channel_apart(
         for channel in ("email", "push")
     }
     assert counts == {"email": 2, "push": 2}
+
+
+def test_the_organisers_page_counts_teams_told_and_lists_the_pushes_with_the_mails(
+    client, championship, organiser, vapid, push_service, django_capture_on_commit_callbacks
+):
+    (match,) = round_of(championship, ["en", "en"])
+    turned_on(client, match.team_a, Phone(push_service, "listed"), ["ready"])
+    client.force_login(organiser)
+    url = f"/organiser/{championship.slug}/stages/{match.stage_id}/rounds/1/notices/"
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"action": "call"}, follow=True, **EN)
+    # Two teams told (one of them twice: by mail and on its phone).
+    assert "2 teams told their match is ready." in answer.content.decode()
+    html = client.get(url, **EN).content.decode()
+    assert html.count('class="told told--sent"') == 3
+    assert html.count("phone notification") == 1 and html.count("· email") == 2
+    assert "/push/listed" not in html
