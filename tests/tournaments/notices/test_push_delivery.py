@@ -288,3 +288,22 @@ def test_the_organisers_page_counts_teams_told_and_lists_the_pushes_with_the_mai
     assert html.count('class="told told--sent"') == 3
     assert html.count("phone notification") == 1 and html.count("· email") == 2
     assert "/push/listed" not in html
+
+
+def test_a_long_message_is_cut_to_what_a_push_service_takes(
+    client, championship, organiser, vapid, push_service, django_capture_on_commit_callbacks
+):
+    (match,) = round_of(championship, ["en", "en"])
+    phone = Phone(push_service, "long")
+    turned_on(client, match.team_a, phone, ["message"])
+    text = "🂡" * services.MESSAGE_MAX  # 4000 bytes of text
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.message_send(championship=championship, text=text, by=organiser)
+
+    (post,) = push_service.received
+    assert len(post.body) <= 4096  # what the push services take
+    body = phone.read(post.body)["body"]
+    assert body.endswith("…") and text.startswith(body[:-1]) and len(body) > 850
+    # The mail has it whole.
+    assert text in mail.outbox[-1].body
