@@ -5,11 +5,16 @@ endpoint; the page offers the block only when the site has its VAPID keys."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.core.management import call_command
 from django.urls import reverse
+from py_vapid import Vapid
 
 from tests.tournaments.notices.conftest import entered
-from tests.tournaments.notices.pushes import Phone, b64url
+from tests.tournaments.notices.pushes import Phone, b64url, unb64url
 from tournaments.entries import acts
 from tournaments.entries.services import link_issue, link_opened, link_revoke
 from tournaments.errors import TournamentError
@@ -217,3 +222,20 @@ def test_the_subscriptions_of_a_link_go_with_it(url, team, phone, vapid):
     )
     link.delete()
     assert not PushSubscription.objects.exists()
+
+
+def test_vapid_keys_prints_a_pair_to_set_in_the_environment(settings):
+    out = io.StringIO()
+    call_command("vapid_keys", stdout=out)
+    lines = dict(line.split("=", 1) for line in out.getvalue().splitlines())
+    assert set(lines) == {"VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT"}
+    assert lines["VAPID_SUBJECT"] == settings.VAPID_SUBJECT
+    public = unb64url(lines["VAPID_PUBLIC_KEY"])
+    assert len(public) == 65 and public[0] == 4
+    # The private key is the public one's: what pywebpush signs with, the phones check.
+    signer = Vapid.from_string(lines["VAPID_PRIVATE_KEY"])
+    assert signer.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint) == public
+    # A new pair each time.
+    again = io.StringIO()
+    call_command("vapid_keys", stdout=again)
+    assert again.getvalue() != out.getvalue()
