@@ -159,6 +159,32 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tanteo@localhost")
 # behind them (the players' notices, tournaments.notices).
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 
+# --- Web Push (the players' phones: tournaments.notices.push, docs/configuration.md) ------
+
+# The site's VAPID keys (`manage.py vapid_keys` prints a new pair): the public key a phone
+# subscribes with, the private key each push is signed with, and who to contact about
+# them (a mailto: or https: address). Without both keys no phone is offered notifications
+# and the mails work as before.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{DEFAULT_FROM_EMAIL}")
+# The push services a subscription may point at (HTTPS only): the site posts to its
+# endpoint, so any other host is refused (no request to an address a visitor chose).
+# "*.example.com" is any subdomain of example.com.
+PUSH_SERVICE_HOSTS = env.list(
+    "PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "*.notify.windows.com",
+        "web.push.apple.com",
+        "*.push.apple.com",
+    ],
+)
+# For the tests alone, never from the environment: hosts whose plain-http endpoints are
+# accepted (a test's own push service on 127.0.0.1). Empty: none.
+PUSH_INSECURE_TEST_HOSTS: list[str] = []
+
 # --- Languages and time -----------------------------------------------------------------
 
 LANGUAGES = [
@@ -415,6 +441,8 @@ LOGGING = {
         # django-axes announces itself at every start (commands too); logins and lockouts
         # it logs from axes.handlers, at INFO and WARNING.
         "axes.apps": {"level": "WARNING"},
+        # Its DEBUG lines name each request's path: a push endpoint's is a capability.
+        "urllib3.connectionpool": {"level": "INFO" if LOG_LEVEL == "DEBUG" else LOG_LEVEL},
     },
 }
 if CELERY_TASK_ALWAYS_EAGER:

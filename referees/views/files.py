@@ -52,7 +52,8 @@ def worker(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker: keeps the tablet's pages, Pyodide and the engine offline."""
+    """The service worker: keeps the tablet's pages, Pyodide and the engine offline, and
+    shows the pushes to a team's phone (registered from the team's page too)."""
     response = render(
         request,
         "referees/sw.js",
@@ -60,6 +61,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "cache": tablet.cache_name(),
             "precache_json": json.dumps(tablet.cached_urls()),
             "scope": reverse("referees:matches"),
+            # The pushes' notifications (a team's phone: tournaments.notices.webpush).
+            "icon": static("tablet/icon-192.png"),
         },
         content_type="text/javascript",
     )

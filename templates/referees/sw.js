@@ -1,8 +1,9 @@
-// The referee's tablet offline (referees.views.service_worker). Pages under the scope are
-// fetched from the network first and kept, so a match sheet opened once reloads with the
-// network gone; the static files, Pyodide and the engine (named by their content) come
-// from the cache first. The hands themselves never pass through here: the page keeps them
-// in its outbox (static/js/tablet-client.js) until the server has them.
+// The referee's tablet offline (referees.views.service_worker), and the pushes to a team's
+// phone (at the end). Pages under the scope are fetched from the network first and kept, so
+// a match sheet opened once reloads with the network gone; the static files, Pyodide and
+// the engine (named by their content) come from the cache first. The hands themselves
+// never pass through here: the page keeps them in its outbox (static/js/tablet-client.js)
+// until the server has them.
 const CACHE = "{{ cache|escapejs }}";
 const PRECACHE = JSON.parse("{{ precache_json|escapejs }}");
 const SCOPE = "{{ scope|escapejs }}";
@@ -102,4 +103,46 @@ self.addEventListener("fetch", (event) => {
   } else if (PRECACHE.includes(url.pathname)) {
     event.respondWith(file(request));
   }
+});
+
+// A push to a team's phone (tournaments.notices.webpush): the notification, and the team's
+// pages told at once if one is open (it shows the news, a match's table). They are outside
+// the scope, so they are found among all the site's windows; each page keeps what names
+// its own team (the payload's "team").
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = { body: event.data ? event.data.text() : "" };
+  }
+  // Only a page of this site is opened from a notification.
+  const url = new URL(data.url || "/", self.location.origin);
+  const target = url.origin === self.location.origin ? url : new URL("/", self.location.origin);
+  event.waitUntil(
+    Promise.all([
+      self.registration.showNotification(data.title || "Tanteo", {
+        body: data.body || "",
+        tag: data.tag,
+        icon: "{{ icon|escapejs }}",
+        data: { url: target.href },
+      }),
+      self.clients
+        .matchAll({ type: "window", includeUncontrolled: true })
+        .then((clients) => clients.forEach((client) => client.postMessage({ push: data }))),
+    ])
+  );
+});
+
+// The notification opens the team's page, or brings it forward when it is open.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const data = event.notification.data || {};
+  const url = new URL(data.url || "/", self.location.origin);
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((clients) => {
+      const open = clients.find((client) => new URL(client.url).pathname === url.pathname);
+      return open ? open.focus() : self.clients.openWindow(url.href);
+    })
+  );
 });

@@ -127,3 +127,12 @@ def test_only_pyodides_runtime_files_are_served():
         assert finders.find(f"pyodide/{name}"), name
     for name in ("console.html", "pyodide.d.ts", "package.json", "../pyodide/console.html"):
         assert not finders.find(f"pyodide/{name}"), name
+
+
+def test_the_service_worker_shows_a_teams_pushes_with_an_icon_it_serves(client):
+    # The same worker a team's page registers for its phone's notifications (its handling
+    # of a real push: tests/tournaments/notices/test_browser_push.py).
+    text = client.get(reverse("referees:service_worker")).content.decode()
+    assert 'addEventListener("push"' in text and 'addEventListener("notificationclick"' in text
+    icon = json.loads('"' + re.search(r'icon: "([^"]+)"', text).group(1) + '"')
+    assert finders.find(icon.removeprefix(settings.STATIC_URL))

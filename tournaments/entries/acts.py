@@ -11,7 +11,9 @@ acts it allows are exactly these, each written to the championship's audit log a
   that is finished and still awaits that answer (its cap de colla, or its first player,
   answers: the results services record it as the side's own answer, not the organiser's);
 - :func:`link_withdraw`: the team leaves before the championship starts (its place goes
-  to the first team waiting).
+  to the first team waiting);
+- :func:`link_push_on` / :func:`link_push_off`: a phone turns the team's notifications on
+  (for the kinds it chose) or off (``notices.push``).
 
 And one act through a mail's unsubscribe link (:func:`mails_stop`, ``via`` mail): the
 team's mails stopped.
@@ -41,11 +43,14 @@ from tournaments.models import (
     Entry,
     Match,
     MatchConfirmation,
+    Notice,
     Player,
     Stage,
     Team,
     TeamAct,
+    TeamLink,
 )
+from tournaments.notices.push import push_subscribe, push_unsubscribe
 from tournaments.notices.services import notice_check_in_open, notices_stop
 from tournaments.results.services import match_confirm, match_dispute
 from tournaments.stages.registry import stage_name
@@ -243,3 +248,32 @@ def mails_stop(*, entry: Entry) -> bool:
     if stopped:
         team_act_log(team=entry.team, action=TeamAct.Action.MAILS_STOPPED, via=TeamAct.Via.MAIL)
     return stopped
+
+
+@transaction.atomic
+def link_push_on(
+    *, link: TeamLink, endpoint: str, p256dh: str, auth: str, kinds: list[str]
+) -> bool:
+    """A phone turns on the team's notifications through ``link``, for ``kinds``
+    (``notices.push.push_subscribe``: an endpoint of a known push service, valid keys);
+    True for a new phone, False for one that changed its kinds. Kept in the audit log with
+    the kinds, never the endpoint."""
+    team = link.team
+    _entry_still_in(team, lock=False)
+    subscription, new = push_subscribe(
+        link=link, endpoint=endpoint, p256dh=p256dh, auth=auth, kinds=kinds
+    )
+    labels = dict(Notice.Kind.choices)
+    detail = ", ".join(str(labels[kind]) for kind in subscription.kinds)
+    team_act_log(team=team, action=TeamAct.Action.PUSH_ON, via=LINK, detail=detail)
+    return new
+
+
+@transaction.atomic
+def link_push_off(*, link: TeamLink, endpoint: str) -> bool:
+    """A phone turns the team's notifications off through ``link``; False when it was not
+    on (nothing written)."""
+    removed = push_unsubscribe(team=link.team, endpoint=endpoint)
+    if removed:
+        team_act_log(team=link.team, action=TeamAct.Action.PUSH_OFF, via=LINK)
+    return removed

@@ -56,7 +56,7 @@ from tournaments.models.matches import (
     MatchSide,
     Postponement,
 )
-from tournaments.models.notices import Notice, NoticeMark
+from tournaments.models.notices import Notice, NoticeMark, PushSubscription
 from tournaments.models.people import (
     Person,
     PersonMerged,
@@ -128,6 +128,7 @@ __all__ = [
     "PlacementSnapshot",
     "Player",
     "Postponement",
+    "PushSubscription",
     "Rating",
     "RatingChange",
     "RatingFamily",

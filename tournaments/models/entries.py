@@ -190,6 +190,8 @@ class TeamAct(models.Model):
         QUALIFIED = "qualified", _("Entered as qualified for the final")
         REPLACEMENT = "replacement", _("Entered in place of a qualified team that withdrew")
         MAILS_STOPPED = "mails_stopped", _("Stopped the mails")
+        PUSH_ON = "push_on", _("Notifications turned on on a phone")
+        PUSH_OFF = "push_off", _("Notifications turned off on a phone")
 
     class Via(models.TextChoices):
         FORM = "form", _("entry form")

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.championships import Championship
+from tournaments.models.entries import TeamLink
 from tournaments.models.matches import Match
 from tournaments.models.teams import Team
 
@@ -36,12 +37,15 @@ class Notice(models.Model):
 
     class Channel(models.TextChoices):
         EMAIL = "email", _("email")
+        # Web Push, to each phone of the team that allowed it (``PushSubscription``).
+        PUSH = "push", _("phone notification")
 
     class State(models.TextChoices):
         QUEUED = "queued", _("queued")
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
-        # Not sent on purpose: the team stopped the mails, or withdrew, before its turn.
+        # Not sent on purpose: the team stopped the mails, or withdrew, before its turn (or,
+        # for a push, no phone of the team listens for it any more).
         CANCELLED = "cancelled", _("not sent")
 
     championship = models.ForeignKey(
@@ -92,6 +96,9 @@ class Notice(models.Model):
     # Why the last attempt failed: the error's kind only (a mail server's answer may
     # repeat the address).
     failure = models.CharField(_("failure"), max_length=200, blank=True)
+    # A push notice: the subscriptions (ids) it reached, so a try after a phone's push
+    # service failed sends only to the phones not reached yet.
+    reached = models.JSONField(_("reached"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("notice")
@@ -126,3 +133,40 @@ class NoticeMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_id}: {self.key}"
+
+
+class PushSubscription(models.Model):
+    """A phone that allowed notifications from a team's personal link (Web Push): where its
+    push service takes the messages (``endpoint``) and the keys they are encrypted to.
+
+    The endpoint is a capability (whoever holds it, with the site's VAPID key, reaches the
+    phone): it is never shown, logged nor exported, and the row names it by ``digest``.
+    Made through the link, it lives with it: a revoked link's phones are told nothing."""
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="push_subscriptions", verbose_name=_("team")
+    )
+    link = models.ForeignKey(
+        TeamLink, on_delete=models.CASCADE, related_name="+", verbose_name=_("personal link")
+    )
+    endpoint = models.CharField(_("endpoint"), max_length=1000)
+    # The endpoint's SHA-256 (hex): how the team's page recognises its phone without the
+    # endpoint on the page, and the row's key with the team.
+    digest = models.CharField(_("digest"), max_length=64)
+    p256dh = models.CharField(_("public key"), max_length=100)
+    auth = models.CharField(_("authentication secret"), max_length=50)
+    # The kinds of notice (``Notice.Kind``) the phone wants.
+    kinds = models.JSONField(_("kinds"), default=list)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_success_at = models.DateTimeField(_("last delivered at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("phone notification subscription")
+        verbose_name_plural = _("phone notification subscriptions")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "digest"], name="push_subscription_unique"),
+        ]
+
+    def __str__(self) -> str:
+        # Never the endpoint: it is a capability.
+        return f"{self.team_id}: {self.digest[:8]}"

@@ -9,8 +9,10 @@ final; the organiser's messages), once per thing within a minute
 however many ask at once. The act that tells is never failed nor held up by the mail:
 notices are queued in its transaction and sent by Celery once it commits (``tasks``).
 Each notice is kept (``Notice``: what, to whom, when, its state), without the address or
-the team's link.
+the team's link. The phones its players allowed (Web Push, through the team's link) are
+told too, each what it chose, while the link lives.
 
-Callers use ``services`` (writes), ``selectors`` (reads) and ``stops`` (the one-click
-unsubscribe's token); ``texts`` says what each kind says, ``delivery`` sends the mail.
+Callers use ``services`` (writes), ``selectors`` (reads), ``stops`` (the one-click
+unsubscribe's token) and ``push`` (the phones' subscriptions); ``texts`` says what each
+kind says, ``delivery`` sends the mail and ``webpush`` the pushes.
 """

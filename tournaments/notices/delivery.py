@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, Notice
 from tournaments.notices.stops import stop_token
+from tournaments.notices.webpush import push_deliver
 
 logger = logging.getLogger(__name__)
 
@@ -81,19 +82,22 @@ def _still_told(notice: Notice, entry: Entry | None) -> bool:
 
 
 def notice_deliver(*, notice_id: int) -> str | None:
-    """Send notice ``notice_id`` if it is still queued; its state after (None: not
-    queued, or another worker holds it). A mail that fails leaves it queued for a later
-    try, failed after ``MAX_ATTEMPTS``; it never raises."""
+    """Send notice ``notice_id`` if it is still queued, by mail or to the team's phones
+    (``webpush``); its state after (None: not queued, or another worker holds it). A mail
+    or a push that fails leaves it queued for a later try, failed after ``MAX_ATTEMPTS``;
+    it never raises."""
     with transaction.atomic():
         notice = (
             Notice.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("team", "championship")
+            .select_related("team", "championship", "match")
             .filter(pk=notice_id, state=Notice.State.QUEUED)
             .first()
         )
         if notice is None:
             return None
         entry = Entry.objects.filter(team_id=notice.team_id).first()
+        if notice.channel == Notice.Channel.PUSH:
+            return push_deliver(notice, entry, max_attempts=MAX_ATTEMPTS)
         if not _still_told(notice, entry):
             notice.state = Notice.State.CANCELLED
             notice.save(update_fields=["state"])

@@ -34,6 +34,7 @@ from tournaments.models import (
     Stage,
     Team,
 )
+from tournaments.notices.push import teams_listening
 from tournaments.notices.tasks import send_on_commit
 from tournaments.notices.texts import About, tell
 from tournaments.text import paragraph, paragraph_has_control
@@ -41,8 +42,8 @@ from tournaments.text import paragraph, paragraph_has_control
 # A team told the same thing (a round called, one message) again within this many seconds
 # is told once.
 REPEAT_SECONDS = 60
-# What one team may be sent in an hour, whatever it is about: a runaway loop, a
-# championship with a mistake repeated, never floods a player's mailbox.
+# What one team may be sent in an hour on each channel, whatever it is about: a runaway
+# loop, a championship with a mistake repeated, never floods a player's mailbox or phone.
 TEAM_PER_HOUR = 30
 # The organiser's message: plain text, this long at most.
 MESSAGE_MAX = 1000
@@ -69,25 +70,35 @@ def team_language(entry: Entry) -> str:
     return entry.language if entry.language in languages else settings.LANGUAGE_CODE
 
 
-def _reachable(team_ids: list[int], kind: str) -> dict[int, Entry]:
-    """The entries of ``team_ids`` that may be told ``kind``: with an address, mails not
-    stopped, not out of the championship (but for the refusal itself: the last notice a
-    refused team gets), under the hourly limit."""
-    entries = Entry.objects.filter(team_id__in=team_ids, notices_stopped_at__isnull=True)
-    entries = entries.exclude(email="")
-    if kind != Notice.Kind.REFUSED:
-        entries = entries.exclude(status__in=Entry.GONE)
-    found = {entry.team_id: entry for entry in entries}
+def _reachable(team_ids: list[int], kind: str) -> dict[int, tuple[Entry | None, list[str]]]:
+    """The teams of ``team_ids`` that may be told ``kind``, each with its entry and the
+    channels that reach it: by mail, an address given at entry with the mails not stopped;
+    by push, a phone that listens for ``kind`` through a live link (``push``). Never a team
+    out of the championship (but for the refusal itself: the last notice a refused team
+    gets), nor on a channel over its hourly limit."""
+    entries = {entry.team_id: entry for entry in Entry.objects.filter(team_id__in=team_ids)}
+    phones = teams_listening(team_ids, kind)
     since = timezone.now() - dt.timedelta(hours=1)
-    busy = (
-        Notice.objects.filter(team_id__in=list(found), created_at__gte=since)
-        .values("team_id")
+    busy = set(
+        Notice.objects.filter(team_id__in=team_ids, created_at__gte=since)
+        .values("team_id", "channel")
         .annotate(n=Count("pk"))
         .filter(n__gte=TEAM_PER_HOUR)
-        .values_list("team_id", flat=True)
+        .values_list("team_id", "channel")
     )
-    for team_id in busy:
-        found.pop(team_id, None)
+    found = {}
+    for team_id in team_ids:
+        entry = entries.get(team_id)
+        if entry is not None and kind != Notice.Kind.REFUSED and entry.status in Entry.GONE:
+            continue
+        channels = []
+        if entry is not None and entry.email and entry.notices_stopped_at is None:
+            channels.append(Notice.Channel.EMAIL)
+        if team_id in phones:
+            channels.append(Notice.Channel.PUSH)
+        channels = [channel for channel in channels if (team_id, channel) not in busy]
+        if channels:
+            found[team_id] = (entry, channels)
     return found
 
 
@@ -121,8 +132,9 @@ def notices_queue(
 ) -> list[Notice]:
     """Queue a notice of ``kind`` to each team of ``addressed`` that may be told (its
     ``About`` says what about), in its language; sent once the caller's transaction
-    commits. With a ``key``, a team told that key within ``REPEAT_SECONDS`` is skipped.
-    Teams without an address given at entry (typed in by the organiser) are not told."""
+    commits, one notice per channel that reaches the team (mail, its phones). With a
+    ``key``, a team told that key within ``REPEAT_SECONDS`` is skipped. A team with no
+    address given at entry (typed in by the organiser) and no phone listening is not told."""
     if _muted.get():
         return []
     wanted = {team.pk: (team, about) for team, about in addressed}
@@ -134,23 +146,26 @@ def notices_queue(
     notices = []
     for team_id in team_ids:
         team, about = wanted[team_id]
-        language = team_language(reachable[team_id])
+        entry, channels = reachable[team_id]
+        language = team_language(entry) if entry is not None else settings.LANGUAGE_CODE
         with translation.override(language):
             said = tell(kind, team=team, championship=championship, about=about)
-        notices.append(
+        notices += [
             Notice(
                 championship=championship,
                 team=team,
                 team_name=team.name,
                 match=about.match,
                 kind=kind,
+                channel=channel,
                 language=language,
                 subject=said.subject,
                 text=said.text,
                 batch=batch,
                 by=by if by is not None and by.is_authenticated else None,
             )
-        )
+            for channel in channels
+        ]
     notices = Notice.objects.bulk_create(notices)
     send_on_commit([notice.pk for notice in notices])
     return notices
@@ -434,12 +449,13 @@ def message_send(
 
 @transaction.atomic
 def notices_stop(*, entry: Entry) -> bool:
-    """Stop every mail to ``entry``'s team, at once: its notices still queued are not
-    sent. False when they were stopped already (a second click)."""
+    """Stop every mail to ``entry``'s team, at once: its mails still queued are not sent
+    (its phones, which it turns off on its page, are not the mail's). False when they were
+    stopped already (a second click)."""
     stopped = Entry.objects.filter(pk=entry.pk, notices_stopped_at__isnull=True).update(
         notices_stopped_at=timezone.now()
     )
-    Notice.objects.filter(team_id=entry.team_id, state=Notice.State.QUEUED).update(
-        state=Notice.State.CANCELLED
-    )
+    Notice.objects.filter(
+        team_id=entry.team_id, state=Notice.State.QUEUED, channel=Notice.Channel.EMAIL
+    ).update(state=Notice.State.CANCELLED)
     return bool(stopped)

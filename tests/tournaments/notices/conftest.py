@@ -4,13 +4,16 @@ and a match between two of them."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core import mail
 
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory, UserFactory
+from tests.tournaments.notices.pushes import PushService
 from tournaments.models import Championship, Entry, Match, Notice, Scorekeeping, Team
+from tournaments.notices.push import vapid_keys_new
 from tournaments.stages import services as stage_services
 
 _positions = itertools.count(1)
@@ -62,3 +65,23 @@ def round_of(championship: Championship, languages: list[str]) -> list[Match]:
     # Their mails too, where the draw's transaction committed (a browser test's).
     mail.outbox.clear()
     return matches
+
+
+@pytest.fixture
+def vapid(settings) -> dict[str, str]:
+    """The site with VAPID keys of its own, and the tests' push service on 127.0.0.1
+    accepted over plain http (``PUSH_INSECURE_TEST_HOSTS``, never set outside tests)."""
+    public, private = vapid_keys_new()
+    settings.VAPID_PUBLIC_KEY = public
+    settings.VAPID_PRIVATE_KEY = private
+    settings.VAPID_SUBJECT = "mailto:desk@example.org"
+    settings.PUSH_INSECURE_TEST_HOSTS = ["127.0.0.1"]
+    return {"public": public, "private": private}
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    """A push service of the test's own (``pushes.PushService``)."""
+    service = PushService()
+    yield service
+    service.stop()

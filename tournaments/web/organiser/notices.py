@@ -40,7 +40,7 @@ def _told(request: HttpRequest, count: int, *, called: bool) -> None:
             request,
             _(
                 "Nobody was told: the teams were told the same less than a minute ago, or "
-                "gave no address at entry."
+                "gave no address at entry and turned on no phone's notifications."
             ),
         )
 
@@ -55,7 +55,8 @@ def _send(
     try:
         if request.POST.get("action") == "call" and round_ is not None:
             told = notice_services.round_call(round_=round_, by=request.user)
-            _told(request, len(told), called=True)
+            # A team told by mail and on its phones is one team told.
+            _told(request, len({notice.team_id for notice in told}), called=True)
             return
         told = notice_services.message_send(
             championship=championship,
@@ -68,7 +69,7 @@ def _send(
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        _told(request, len(told), called=False)
+        _told(request, len({notice.team_id for notice in told}), called=False)
 
 
 def _page(request: HttpRequest, context: dict) -> HttpResponse:

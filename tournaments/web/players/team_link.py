@@ -3,10 +3,12 @@
 Whoever holds the link acts for the team, with no account: check in while the organiser
 lets teams check in themselves, report the result of a match of its own where no referee
 keeps the score (``reports``), answer a result of its own (confirm, or dispute saying
-why), withdraw before the start. Nothing else: the acts are ``entries.acts`` and
-``entries.reports`` (with the link, checked live), each one in the audit log. A revoked
-link, a tampered token or another championship's link answers 403 with the sentence
-``entries.services.link_opened`` gives, on a GET as on a POST, and changes nothing.
+why), withdraw before the start, turn the team's notifications on or off on the phone
+the page is open on (Web Push, ``static/js/team-push.js``). Nothing else: the acts are
+``entries.acts`` and ``entries.reports`` (with the link, checked live), each one in the
+audit log. A revoked link, a tampered token or another championship's link answers 403
+with the sentence ``entries.services.link_opened`` gives, on a GET as on a POST, and
+changes nothing.
 
 The page holds a secret in its address and per-team state: it is never cached
 (``never_cache``), never indexed (``X-Robots-Tag``), and its address is never sent as a
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -33,7 +36,8 @@ from tournaments.entries.reports import link_answer
 from tournaments.entries.selectors import waiting_number
 from tournaments.entries.services import link_opened
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Match, Scorekeeping, Team, TeamLink
+from tournaments.models import Entry, Match, Notice, Scorekeeping, Team, TeamLink
+from tournaments.notices.push import push_configured, team_phones
 from tournaments.stages.services import round_in_play, team_check_in_stages
 from tournaments.web.players import reports
 from tournaments.web.shared.result_form import ResultForm
@@ -94,6 +98,18 @@ def _act(request: HttpRequest, team: Team, link: TeamLink) -> None:
                 messages.success(
                     request, _("Your dispute was sent to the organiser, who will settle it.")
                 )
+        elif action == "push_on":
+            acts.link_push_on(
+                link=link,
+                endpoint=request.POST.get("endpoint", ""),
+                p256dh=request.POST.get("p256dh", ""),
+                auth=request.POST.get("auth", ""),
+                kinds=request.POST.getlist("kinds"),
+            )
+            messages.success(request, _("Notifications are on on this phone."))
+        elif action == "push_off":
+            acts.link_push_off(link=link, endpoint=request.POST.get("endpoint", ""))
+            messages.success(request, _("Notifications are off on this phone."))
         elif action == "withdraw":
             acts.link_withdraw(team=team, reason=request.POST.get("reason", "")[:500])
             messages.success(
@@ -116,6 +132,22 @@ def _sheet_url(match: Match | None, *, slug: str, token: str) -> str:
     if match.stage.scorekeeping_in_force != Scorekeeping.PLAYERS:
         return ""
     return reverse("referees:team_sheet", args=[slug, token, match.pk])
+
+
+def _push(team: Team) -> dict[str, Any] | None:
+    """What the block "Notifications on this phone" needs: the site's VAPID public key, the
+    service worker it registers (the referees' app's, by name: it already serves the
+    team's score sheet), the kinds to choose from, and the team's phones by digest; None
+    while the site has no VAPID keys (nothing is offered)."""
+    if not push_configured():
+        return None
+    return {
+        "key": settings.VAPID_PUBLIC_KEY,
+        "worker": reverse("referees:service_worker"),
+        "scope": reverse("referees:matches"),
+        "kinds": Notice.Kind.choices,
+        "phones": team_phones(team=team),
+    }
 
 
 def _context(
@@ -160,4 +192,5 @@ def _context(
         "check_in_open": acts.self_check_in_open(championship),
         "check_in_waits": bool(waits) and not stages,
         "can_withdraw": not started and not out,
+        "push": None if out else _push(team),
     }
