@@ -341,6 +341,10 @@ def round_call(*, round_: Round, by: AbstractBaseUser | None) -> list[Notice]:
     match is ready, with its table. Called again within ``REPEAT_SECONDS`` (twice, or by
     two organisers at once), a team is told once."""
     matches = _playable(round_.matches.select_related("team_a", "team_b", "team_c").order_by("pk"))
+    # More matches than tables: one with no table while others have theirs waits, and is
+    # told when a table frees up and it gets it (``notice_table_given``).
+    if any(m.table for m in matches):
+        matches = [m for m in matches if m.table]
     addressed = [(team, About(match=m)) for m in matches for team in _sides(m)]
     return notices_queue(
         championship=round_.stage.championship,
@@ -348,6 +352,28 @@ def round_call(*, round_: Round, by: AbstractBaseUser | None) -> list[Notice]:
         addressed=addressed,
         key=f"ready:{round_.pk}",
         by=by,
+        batch=uuid.uuid4().hex,
+    )
+
+
+def round_called(round_id: int) -> bool:
+    """Whether the organiser has called round ``round_id`` (some team was told it)."""
+    return NoticeMark.objects.filter(key=f"ready:{round_id}", last_at__isnull=False).exists()
+
+
+def notice_table_given(*, match: Match) -> list[Notice]:
+    """``match`` got its table after its round was called (a table freed by a match that
+    ended): its teams are told it is ready, with that table. Before the call, nothing:
+    the call tells them. Given the same table again, a team is told once."""
+    if not match.table or match.team_b_id is None or match.is_decided or match.round_id is None:
+        return []
+    if match.status != Match.Status.SCHEDULED or not round_called(match.round_id):
+        return []
+    return notices_queue(
+        championship=match.stage.championship,
+        kind=Notice.Kind.READY,
+        addressed=[(team, About(match=match)) for team in _sides(match)],
+        key=f"ready:{match.round_id}:{match.pk}:{match.table}"[:100],
         batch=uuid.uuid4().hex,
     )
 

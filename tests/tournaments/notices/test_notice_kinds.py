@@ -19,6 +19,7 @@ from tournaments.entries import services as entry_services
 from tournaments.models import Entry, Notice, Stage, TeamAct
 from tournaments.models.entries import LINK_SALT
 from tournaments.notices import services
+from tournaments.results import services as result_services
 from tournaments.results.services import match_result_correct
 from tournaments.stages import league
 from tournaments.stages import services as stage_services
@@ -207,6 +208,32 @@ def test_a_called_round_tells_each_team_its_table(
         services.round_call(round_=match.round, by=organiser)
     assert len(mail.outbox) == 2
     assert all(words in m.body for m in mail.outbox)
+
+
+def test_a_match_waiting_for_a_table_is_told_when_one_frees_up(
+    championship, organiser, django_capture_on_commit_callbacks
+):
+    """Three matches, two tables: the call tells the two matches seated; the third, told
+    nothing yet (no "go to your table" with no table to go to), is told its table when the
+    organiser gives it the one a finished match freed, once however often it is saved."""
+    first, second, waiting = round_of(championship, ["en"] * 6)
+    for match, table in ((first, "1"), (second, "2")):
+        result_services.match_assign(match=match, table=table)
+    assert not mail.outbox  # the round is not called yet: the call tells them
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_call(round_=first.round, by=organiser)
+    told = sorted(m.to[0] for m in mail.outbox)
+    seated = [first.team_a, first.team_b, second.team_a, second.team_b]
+    assert told == sorted(team.entry.email for team in seated)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_services.match_walkover(match=first, winner=first.team_a, reason="no show")
+        result_services.match_assign(match=waiting, table="1")
+        result_services.match_assign(match=waiting, table="1", scheduled_at=None)
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        [waiting.team_a.entry.email, waiting.team_b.entry.email]
+    )
+    assert all("is ready: table 1." in m.body for m in mail.outbox)
 
 
 def test_the_organisers_message_is_plain_text_to_whom_he_chose(

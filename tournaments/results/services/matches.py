@@ -27,6 +27,7 @@ from tournaments.models import (
     Round,
     Stage,
 )
+from tournaments.notices.services import notice_table_given
 from tournaments.results import records
 from tournaments.results.selectors import by_hands_problem, hand_write_problem
 from tournaments.signals import announce_match
@@ -74,6 +75,7 @@ def match_assign(
     if referee is not None:
         _check_referee(referee, match.stage.championship)
         match.referee = referee
+    table_given = table is not None and table != match.table
     if table is not None:
         match.table = table
     if scheduled_at is not None:
@@ -84,6 +86,8 @@ def match_assign(
         match.entry = entry
     match.save(update_fields=["referee", "table", "scheduled_at", "entry"])
     announce_match(match, "match")
+    if table_given:
+        notice_table_given(match=match)
     return match
 
 
