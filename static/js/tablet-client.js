@@ -33,6 +33,7 @@
   var sentHands = false; // a hand of the outbox reached the server in this sync
   var reachable = true;
   var syncing = false;
+  var syncAgain = false; // asked to sync while a sync was on its way: sync once more after it
   var retryMs = 1000;
   var retryTimer = null;
   var draftTimer = null;
@@ -407,7 +408,10 @@
 
   function retryLater() {
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(sync, retryMs);
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      sync();
+    }, retryMs);
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   }
 
@@ -416,10 +420,17 @@
   }
 
   function sync() {
-    if (syncing || store.conflict) {
+    if (store.conflict) {
+      return Promise.resolve();
+    }
+    if (syncing) {
+      // A hand saved while the previous draft was on its way would otherwise wait in the
+      // outbox for the referee's next tap, and the match's last hand has no next tap.
+      syncAgain = true;
       return Promise.resolve();
     }
     syncing = true;
+    syncAgain = false;
     return sendHands()
       .then(function (more) {
         return more ? sendDraft() : false;
@@ -449,6 +460,12 @@
           window.location.reload();
         }
         sentHands = false;
+        // Waiting to retry (unreachable, or the server busy): the retry timer sends it all,
+        // backing off, so never sooner here.
+        if (syncAgain && retryTimer === null && !navigating) {
+          schedule(0);
+        }
+        syncAgain = false;
       });
   }
 
@@ -504,7 +521,8 @@
       var code = answer.data && answer.data.error && answer.data.error.code;
       if (answer.status === 200) {
         store.revision = answer.data.revision;
-        store.draftSteps -= steps;
+        // Never below zero: a hand saved while this draft was on its way emptied the count.
+        store.draftSteps = Math.max(0, store.draftSteps - steps);
         store.draftDirty = store.draftSteps > 0;
         return !store.draftDirty;
       }

@@ -255,3 +255,38 @@ def test_the_hand_in_progress_goes_to_the_draft_and_another_devices_draft_is_tak
     kept = page.evaluate(f"JSON.parse(localStorage.getItem('tanteo.tablet.{match.pk}'))")
     assert kept["revision"] == held["revision"] + 1
     page.context.close()
+
+
+def test_a_hand_saved_while_the_draft_is_on_its_way_is_sent_without_another_tap(
+    browser, live_server, django_user_model, csp_violations
+):
+    """The match's last hand has no next tap: saved while the previous draft's answer was
+    still on its way (a busy server), it reaches the server once that answer comes."""
+    match = console_match(django_user_model)
+    page = tablet(browser, live_server, csp_violations, match, service_workers="block")
+    held = []
+
+    def hold_first_draft(route):
+        if route.request.method == "PUT" and not held:
+            held.append(route)  # answered below, once the hand is saved on the tablet
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/matches/*/draft/", hold_first_draft)
+    events = console_hand(match)
+    tap(page, events[0])
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the draft was never sent"
+    for event in events[1:]:
+        tap(page, event)
+    page.locator("#entry [data-op=save]").click()
+    page.wait_for_selector("#entry h2:has-text('Hand 2')")
+    assert stored(match) == []
+    held[0].continue_()
+    page.wait_for_selector("[data-sync=saved]", timeout=15_000)
+    assert len(stored(match)) == 1
+    assert page.evaluate("window.tanteoTablet.state().outbox") == 0
+    page.context.close()

@@ -99,6 +99,9 @@ def test_invite_check_in_and_generate_with_an_absent_team(
         page.locator("tr", has_text=team.name).locator("button:has-text('Check in')").click()
         page.wait_for_selector(f"text={team.name} is checked in.")
     page.click("text=QR codes to print")
+    # The click returns once the navigation starts: wait for the sheet, not only its address.
+    page.wait_for_url("**/teams/qr/")
+    page.wait_for_load_state()
     assert page.locator(".qr-card svg").count() == 4
     shoot(page, shots, "qr-sheet")
     scan = page.locator(".qr-card", has_text=teams[3].name).locator("a").get_attribute("href")
