@@ -1,6 +1,7 @@
 """Fixtures shared by the whole suite."""
 
 import copy
+import io
 import os
 import shutil
 import socket
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -16,7 +18,11 @@ from django.conf import settings
 from django.db import connection, connections
 
 from config import celery_app
+from tests.browsers import BROWSER_FIXTURES
 from tests.tournaments.factories import ChampionshipFactory
+
+# The real-browser fixtures live in their own module, loaded as a plugin of the suite.
+pytest_plugins = ["tests.browsers"]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +53,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    items.sort(key=_place_in_the_run)
+
+
+def _place_in_the_run(item: pytest.Item) -> int:
+    """Browser tests first, the other slow ones next, then the others, then the tests that
+    read the shared demo: once a process has loaded the demo (``demo``), only tests that
+    read it come after, so no other test sees its championships. (Each worker runs its
+    tests in this order.)"""
+    names = getattr(item, "fixturenames", ())
+    if BROWSER_FIXTURES.intersection(names):
+        return 0  # the shared Chromium is closed after the last of them (``browser``)
+    if item.get_closest_marker("slow") is not None:
+        return 1
+    return 3 if "demo" in names else 2
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -161,6 +180,71 @@ def page_cache(request) -> Iterator[None]:
         clear_own_cache()
     with override_settings(PAGE_CACHE=wanted):
         yield
+
+
+@dataclass(frozen=True)
+class DemoLoad:
+    """What loading the demo said (``manage.py load_demo``'s lines) when the process did."""
+
+    output: str
+
+
+_demo_state = {"loaded": False}
+
+
+@pytest.fixture(scope="session")
+def _demo_loaded(django_db_setup, django_db_blocker) -> Iterator[DemoLoad]:
+    """The whole demo, loaded once per test process in a transaction left open, rolled back
+    at the end of the run: every test that reads it (``demo``) runs inside it, in a
+    savepoint of its own, and finds the demo as loaded whatever the test before it wrote.
+
+    Loading took 20 to 40 s; eleven tests loaded it each (and the archive's, four of its
+    championships each). It is loaded as ``manage.py load_demo`` loads it: in the site's
+    default language, its tasks run as each build commits (eager: no broker here), with
+    the pages' cache off as in every test run in a transaction."""
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.test import TestCase, override_settings
+    from django.utils import translation
+
+    out = io.StringIO()
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+    try:
+        eager = {"task_always_eager": True, "task_eager_propagates": True}
+        before = {name: getattr(celery_app.conf, name) for name in eager}
+        with django_db_blocker.unblock(), override_settings(PAGE_CACHE=False):
+            try:
+                celery_app.conf.update(eager)
+                with (
+                    translation.override(settings.LANGUAGE_CODE),
+                    TestCase.captureOnCommitCallbacks(execute=True),
+                ):
+                    call_command("load_demo", stdout=out)
+            finally:
+                celery_app.conf.update(before)
+        _demo_state["loaded"] = True
+        yield DemoLoad(output=out.getvalue())
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+@pytest.fixture
+def demo(_demo_loaded, db) -> DemoLoad:
+    """The whole demo (``load_demo``), shared by the tests of this process that read it
+    (``_demo_loaded``): what a test writes is rolled back after it."""
+    return _demo_loaded
+
+
+@pytest.fixture(autouse=True)
+def _demo_read_only_by_its_tests(request) -> None:
+    """A test that does not read the demo must not run while it is loaded: it would see
+    twelve championships it did not make (the run's order puts the demo's tests last)."""
+    if _demo_state["loaded"] and "demo" not in request.fixturenames:
+        pytest.fail("a test that does not read the demo ran after it was loaded in this process")
 
 
 @pytest.fixture(scope="session")
@@ -350,117 +434,6 @@ def start_nginx(home: Path, http: str, server: str) -> tuple[subprocess.Popen, s
                 break
         time.sleep(0.05)
     return process, f"http://127.0.0.1:{port}"
-
-
-# --- Real-browser tests ---------------------------------------------------------------------
-
-CHROMIUM = Path("/usr/bin/chromium")
-# Debian's Chromium, headless, with its calls home switched off: the machine has no network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    """Headless Debian Chromium driven by Playwright (never a browser Playwright downloads).
-
-    Skips the test when the browser or the ``playwright`` package is missing.
-    """
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the playwright package is not installed"
-    )
-    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
-    # in a thread with a running loop unless told it is safe (documented workaround).
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    """Where screenshots go: a temporary folder, or ``$TANTEO_SCREENSHOT_DIR`` to keep them."""
-    folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def csp_violations() -> list[str]:
-    """What the browser said about the Content-Security-Policy while a test ran.
-
-    :func:`watch_csp` (which ``logged_in_page`` applies) appends each console message in
-    which Chromium reports content the policy blocked; a test asserts the list is empty.
-    """
-    return []
-
-
-PHONE = {"width": 390, "height": 844}
-TABLET = {"width": 820, "height": 1180}
-DESKTOP = {"width": 1280, "height": 800}
-
-
-def shoot_three_sizes(page, shots: Path, name: str) -> None:
-    """Screenshots of ``page`` at phone, tablet and desktop sizes (``name-phone.png``...);
-    on the phone nothing may be wider than the screen."""
-    size = page.viewport_size
-    for label, viewport in (("phone", PHONE), ("tablet", TABLET), ("desktop", DESKTOP)):
-        page.set_viewport_size(viewport)
-        if label == "phone":
-            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
-        page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(size)
-
-
-def watch_csp(context, violations: list[str]) -> None:
-    """Collect into ``violations`` every CSP report of the pages of a browser context."""
-
-    def on_console(message) -> None:
-        if "Content Security Policy" in message.text:
-            violations.append(f"{message.page.url if message.page else ''}: {message.text}")
-
-    context.on("console", on_console)
-
-
-@pytest.fixture
-def logged_in_page(browser, live_server, csp_violations):
-    """Open ``path`` as an anonymous visitor, log in at the page it is sent to, and return it.
-
-    Called as ``logged_in_page(path, username, password, viewport=..., language=...)``; the
-    page waits until it is back on ``path``. Whatever the policy blocks on its pages goes to
-    ``csp_violations``.
-    """
-
-    def open_page(path: str, username: str, password: str, *, viewport, language: str = "en"):
-        context = browser.new_context(
-            viewport=viewport, extra_http_headers={"Accept-Language": language}
-        )
-        watch_csp(context, csp_violations)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        # Pages behind a login send an anonymous visitor to the login page first.
-        page.goto(f"{live_server.url}{path}")
-        assert "/accounts/login/" in page.url
-        page.fill("#id_username", username)
-        page.fill("#id_password", password)
-        page.click("button[type=submit]:has-text('Log in')")
-        page.wait_for_url(f"**{path}")
-        return page
-
-    return open_page
 
 
 # --- An ASGI server (sockets included) --------------------------------------------------------

@@ -6,7 +6,7 @@ Headless Debian Chromium driven by Playwright (tests/conftest.py); skips without
 
 from __future__ import annotations
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 
 DESKTOP = {"width": 1280, "height": 900}
 

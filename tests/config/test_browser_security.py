@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.factories import ChampionshipFactory
 
 DESKTOP = {"width": 1280, "height": 900}

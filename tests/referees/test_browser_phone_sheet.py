@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.referees.conftest import key, make_match
 from tests.referees.test_browser_tablet_offline import console_hand, stored, tap
 from tests.referees.test_browser_take_over import TABLE_SIZES, TEAMS, TRICK, steps

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from api.models import IdempotencyKey
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.referees.conftest import key, make_match
 from tournaments.models import Hand, Match
 from tournaments.results import services as result_services

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.referees.conftest import make_match
 from tests.referees.test_browser_tablet_offline import PASSWORD
 from tests.tournaments.test_gallo_tables import _table

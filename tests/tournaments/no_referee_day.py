@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tests.conftest import PHONE, watch_csp
+from tests.browsers import PHONE, watch_csp
 from tournaments.models import Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors

@@ -16,7 +16,6 @@ from django.core.management.base import CommandError
 from django.utils import translation
 
 from scoring import check_archive
-from tournaments.demo import load_demo
 from tournaments.io.archive import archive_export
 from tournaments.io.archive_checks import ArchiveError, schema_check
 from tournaments.io.archive_import import archive_import
@@ -34,12 +33,6 @@ from tournaments.standings.selectors import stage_standings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMOS = ["abierto-de-truco", "torneig-truc-casal", "open-de-primavera", "gallo-de-los-jueves"]
-
-
-@pytest.fixture
-def demo(db):
-    # The championships these tests read, alone (the whole demo took 35 s a test).
-    load_demo(only=DEMOS)
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import random
 
 from django.urls import reverse
 
-from tests.conftest import shoot_three_sizes, watch_csp
+from tests.browsers import shoot_three_sizes, watch_csp
 from tests.tournaments.test_gallo_tables import gallo_championship, play_table
 from tournaments.stages import services as stage_services
 

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.test_league import ZONE, make_league
 from tournaments.stages import league
 

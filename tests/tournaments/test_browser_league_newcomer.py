@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.test_league import make_league
 from tournaments.stages import league
 

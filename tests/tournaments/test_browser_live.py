@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from rest_framework.authtoken.models import Token
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.factories import ChampionshipFactory, RefereeFactory, TeamFactory
 from tournaments.models import Championship
 from tournaments.results import services as result_services

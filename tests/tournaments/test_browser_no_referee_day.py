@@ -25,7 +25,7 @@ from collections import Counter
 
 from django.contrib.auth import get_user_model
 
-from tests.conftest import DESKTOP, PHONE, shoot_three_sizes, watch_csp
+from tests.browsers import DESKTOP, PHONE, shoot_three_sizes, watch_csp
 from tests.tournaments.factories import ChampionshipFactory
 from tests.tournaments.no_referee_day import (
     check_in,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tournaments.models import Championship, Match
 
 PHONE = {"width": 390, "height": 844}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.test_people_pages import begona, two_championships  # noqa: F401 (fixtures)
 from tournaments.championships import services as championship_services
 

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
 
-from tests.conftest import DESKTOP, PHONE, shoot_three_sizes, watch_csp
+from tests.browsers import DESKTOP, PHONE, shoot_three_sizes, watch_csp
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.championships import services as championship_services

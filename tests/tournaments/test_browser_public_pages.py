@@ -11,7 +11,7 @@ import random
 
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments import demo
 from tournaments.models import HandDraft, Match

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.test_browser_public_pages import SIZES, championship_in_play
 
 PHONE = SIZES["phone"]

@@ -14,7 +14,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tests.conftest import DESKTOP, PHONE, shoot_three_sizes, watch_csp
+from tests.browsers import DESKTOP, PHONE, shoot_three_sizes, watch_csp
 from tests.tournaments.conftest import play
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.models import Championship, CheckIn, MatchConfirmation, TeamAct

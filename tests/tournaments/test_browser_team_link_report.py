@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.urls import reverse
 
-from tests.conftest import PHONE, TABLET, watch_csp
+from tests.browsers import PHONE, TABLET, watch_csp
 from tests.tournaments.factories import ChampionshipFactory, TeamFactory
 from tournaments.entries.services import link_issue
 from tournaments.models import Championship, Match, MatchConfirmation, Scorekeeping, TeamAct

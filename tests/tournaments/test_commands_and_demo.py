@@ -82,8 +82,8 @@ def test_generate_round_without_a_stage_fails(championship):
         run("generate_round", championship.slug)
 
 
-def test_load_demo_twice_creates_no_duplicates(db):
-    first = run("load_demo")
+def test_load_demo_twice_creates_no_duplicates(demo):
+    first = demo.output
     counts = (
         Championship.objects.count(),
         Team.objects.count(),
@@ -201,14 +201,13 @@ def test_an_export_read_only_in_part_stops_quietly(championship, make_teams, pla
     assert Hand.objects.count() == 6
 
 
-def test_the_demo_referees_have_matches_to_record(db):
+def test_the_demo_referees_have_matches_to_record(demo):
     """Every unplayed match of the demo had no referee: a demo referee given a password
     (README) could record nothing until the organiser assigned him."""
     from django.contrib.auth import get_user_model
 
     from referees import selectors as referee_selectors
 
-    run("load_demo")
     # The championships whose referees keep the score (the one without referees has none).
     unplayed = Match.objects.filter(
         stage__championship__status=Championship.Status.RUNNING,
@@ -223,18 +222,13 @@ def test_the_demo_referees_have_matches_to_record(db):
         assert found.in_play or found.to_play, username
 
 
-def test_the_demo_shows_people_across_championships_and_entries_open(
-    db, client, django_capture_on_commit_callbacks
-):
+def test_the_demo_shows_people_across_championships_and_entries_open(demo, client):
     """A newcomer sees at once a person who played both demo championships (his page
     lists both) and a championship taking entries, some paid, some waiting."""
     from django.urls import reverse
 
     from tournaments.models import Entry, Person, Rating
 
-    # The tasks queued on commit (the ratings) run, as they do after each build's commit.
-    with django_capture_on_commit_callbacks(execute=True):
-        run("load_demo")
     both = Person.objects.filter(players__teams__championship__slug="abierto-de-truco").filter(
         players__teams__championship__slug="torneig-truc-casal"
     )

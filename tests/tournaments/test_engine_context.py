@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from tournaments import demo
+from tournaments import demo as demo_data
 from tournaments.championships import services as championship_services
 from tournaments.errors import TournamentError
 from tournaments.models import Hand, Match
@@ -45,9 +45,7 @@ def assert_stored_as_the_engine_says(match: Match) -> None:
     assert match.state == result.state.to_dict()
 
 
-@pytest.mark.django_db
-def test_every_demo_match_stores_the_engines_context():
-    demo.load_demo()
+def test_every_demo_match_stores_the_engines_context(demo):
     # The demo's tables of three are checked by tests/tournaments/test_gallo_tables.py:
     # this comparison reads two sides.
     played = Match.objects.filter(hands__isnull=False, team_c__isnull=True).distinct()
@@ -90,7 +88,7 @@ def test_random_matches_store_the_engines_context(db, preset, team_size, seed):
     stage = stage_services.stage_create(championship=championship, format="round_robin")
     (match,) = stage_services.round_generate(stage=stage)
     match = result_selectors.match_detail(pk=match.pk)
-    entries = demo.play_match_hands(rng, match)
+    entries = demo_data.play_match_hands(rng, match)
     # Recorded one at a time, as a referee does, with a correction of an early hand and an
     # undo on the way: the stored context must follow every time.
     for entry in entries:

@@ -94,16 +94,15 @@ def test_finishing_ended_championships_is_idempotent(championship_factory):
     }
 
 
-def test_load_demo_is_idempotent_and_feeds_the_home_page(db, client):
-    first, second = StringIO(), StringIO()
-    call_command("load_demo", stdout=first)
+def test_load_demo_is_idempotent_and_feeds_the_home_page(demo, client):
+    second = StringIO()
     count = Championship.objects.count()
     call_command("load_demo", stdout=second)
 
     assert count >= 2
     assert Championship.objects.count() == count
     # Commands speak the site's default language, Spanish.
-    assert first.getvalue().count("Creado: ") == count
+    assert demo.output.count("Creado: ") == count
     assert second.getvalue().count("Ya existía: ") == count
     public = championship_selectors.championship_list_public()
     assert public.count() >= 2

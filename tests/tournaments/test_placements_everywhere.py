@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from django.urls import reverse
 
 from tournaments.circuits.selectors import circuit_ranking
-from tournaments.demo import load_demo
 from tournaments.models import Championship, Circuit, Membership
 from tournaments.people import history
 from tournaments.standings.placements import championship_placements
-
-
-@pytest.fixture
-def demo(db):
-    load_demo()
 
 
 def _shown(page: str, championship: Championship) -> str:

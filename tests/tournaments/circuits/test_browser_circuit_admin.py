@@ -8,7 +8,7 @@ import datetime
 
 from django.contrib.auth import get_user_model
 
-from tests.conftest import DESKTOP, shoot_three_sizes
+from tests.browsers import DESKTOP, shoot_three_sizes
 from tests.tournaments.circuits.conftest import make_qualifier
 from tournaments.entries import services as entry_services
 from tournaments.models import Circuit, CircuitEvent, Team

@@ -9,7 +9,7 @@ import datetime
 
 import pytest
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.circuits.circuit_data import circuit_played
 from tests.tournaments.factories import ChampionshipFactory
 from tournaments.models import Championship, CircuitEvent

@@ -17,8 +17,7 @@ from tournaments.models import (
 )
 
 
-def test_the_circuit_demo_loads_with_its_qualified_pairs_in_the_final(db):
-    load_demo()
+def test_the_circuit_demo_loads_with_its_qualified_pairs_in_the_final(demo):
     circuit = Circuit.objects.get(slug=demo_circuit.SLUG)
     assert circuit.name == "Circuit Obert de Truc de Mallorca"
     events = {e.place: e for e in circuit.events.select_related("championship")}

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.conftest import watch_csp
+from tests.browsers import watch_csp
 from tests.tournaments.factories import ChampionshipFactory
 from tournaments.entries import services
 from tournaments.models import Championship

@@ -19,7 +19,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.conftest import PHONE, shoot_three_sizes, watch_csp
+from tests.browsers import PHONE, shoot_three_sizes, watch_csp
 from tests.tournaments.factories import ChampionshipFactory
 from tests.tournaments.notices.conftest import round_of
 from tests.tournaments.notices.pushes import Phone
