@@ -18,7 +18,6 @@ from django.conf import settings
 from django.db import connection, connections
 
 from config import celery_app
-from tests.browsers import BROWSER_FIXTURES
 from tests.tournaments.factories import ChampionshipFactory
 
 # The real-browser fixtures live in their own module, loaded as a plugin of the suite.
@@ -61,6 +60,10 @@ def _place_in_the_run(item: pytest.Item) -> int:
     read the shared demo: once a process has loaded the demo (``demo``), only tests that
     read it come after, so no other test sees its championships. (Each worker runs its
     tests in this order.)"""
+    # Imported here, after pytest loaded the plugin: imported at the top, before it, the
+    # module's asserts would not be rewritten.
+    from tests.browsers import BROWSER_FIXTURES
+
     names = getattr(item, "fixturenames", ())
     if BROWSER_FIXTURES.intersection(names):
         return 0  # the shared Chromium is closed after the last of them (``browser``)

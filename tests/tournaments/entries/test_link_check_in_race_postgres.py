@@ -8,6 +8,7 @@ import datetime
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from tests.tournaments.conftest import play
@@ -31,11 +32,22 @@ def test_a_check_in_racing_the_next_round_is_never_for_the_round_after_it(trial)
     acts.championship_self_check_in(
         championship=championship, until=timezone.now() + datetime.timedelta(hours=1)
     )
+    # Two teams already in: whichever comes first, the round can be drawn.
+    for team in teams[1:3]:
+        acts.link_check_in(team=team)
     outcomes = _race(
         lambda: acts.link_check_in(team=teams[0]),
         lambda: stage_services.round_generate(stage=stage),
     )
     assert outcomes[1] == "stored"
     assert outcomes[0] in ("stored", "round_in_play")
-    rounds = set(CheckIn.objects.filter(stage=stage).values_list("round_number", flat=True))
-    assert rounds == ({2} if outcomes[0] == "stored" else set())
+    mine = set(CheckIn.objects.filter(team=teams[0]).values_list("round_number", flat=True))
+    second = stage.rounds.get(number=2)
+    plays = second.matches.filter(Q(team_a=teams[0]) | Q(team_b=teams[0])).exists()
+    if outcomes[0] == "stored":
+        # Checked in before the draw: for round 2, and drawn in it.
+        assert mine == {2} and plays and teams[0].pk not in second.absent
+    else:
+        # The draw came first: the team is absent from round 2 and nothing is kept for 3.
+        assert mine == set() and teams[0].pk in second.absent
+    assert not CheckIn.objects.filter(stage=stage, round_number=3).exists()
