@@ -70,6 +70,9 @@ FORBIDDEN |= {"not_team_match", "referees_keep_score", "results_only"}
 # A link revoked while its request was on its way (the link is checked again under its
 # lock): the credentials are no longer good, as when it is revoked before.
 UNAUTHORISED = {"link_revoked", "link_invalid"}
+# A championship's share of messages spent: the organiser may send again later, as when
+# throttled.
+LIMITED = {"messages_limit"}
 
 
 class Conflict(exceptions.APIException):
@@ -130,6 +133,8 @@ def _service_error(error: DjangoValidationError) -> Response:
         if code in UNAUTHORISED:
             headers = {"WWW-Authenticate": "TeamLink"}
             return Response(body(code, error.text, **extra), status=401, headers=headers)
+        if code in LIMITED:
+            return Response(body(code, error.text, **extra), status=429)
         answer = 409 if code in CONFLICTS else 403 if code in FORBIDDEN else 400
         return Response(body(code, error.text, **extra), status=answer)
     # A model's full_clean() in a service: field errors when it has them.

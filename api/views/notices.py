@@ -107,9 +107,9 @@ class Messages(ApiView):
     )
     def post(self, request: Request, slug: str) -> Response:
         """Send the message. Refused (400) when empty (`message_empty`), too long
-        (`message_long`), holding a control character other than line breaks and tabs
-        (`control_characters`), or past the championship's messages of the hour
-        (`messages_limit`); nothing is then queued. The same text to the same teams
+        (`message_long`) or holding a control character other than line breaks and tabs
+        (`control_characters`); past the championship's messages of the hour, 429
+        (`messages_limit`). Nothing is then queued. The same text to the same teams
         again within a minute tells nobody twice (`told` 0)."""
         championship = access.managed_championship(request, slug)
         data = self.valid(MessageSerializer, request).validated_data

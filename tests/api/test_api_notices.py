@@ -12,6 +12,7 @@ from tests.tournaments.factories import ChampionshipFactory, UserFactory
 from tests.tournaments.notices.conftest import entered
 from tournaments.entries import services as entry_services
 from tournaments.models import Notice, TeamAct
+from tournaments.notices import services as notice_services
 from tournaments.notices.delivery import notice_deliver
 from tournaments.stages import services as stage_services
 
@@ -95,6 +96,20 @@ def test_a_bad_message_is_refused_with_its_sentence_and_nothing_queued(day, body
     error = answer.json()["error"]
     assert error["code"] == code and words in error["message"]
     assert not Notice.objects.exists()
+
+
+def test_past_the_championships_messages_of_the_hour_the_answer_is_429(day, monkeypatch):
+    monkeypatch.setattr(notice_services, "MESSAGES_PER_HOUR", 2)
+    client = client_for(day["organiser"])
+    assert _message(client, {"text": "Doors open at 9."}).status_code == 200
+    assert _message(client, {"text": "Round 2 at 11."}).status_code == 200
+    before = Notice.objects.count()
+    answer = _message(client, {"text": "Bring your cards."})
+    assert answer.status_code == 429
+    error = answer.json()["error"]
+    assert error["code"] == "messages_limit"
+    assert "2 messages were sent in the last hour" in error["message"]
+    assert Notice.objects.count() == before
 
 
 def test_a_message_to_somewhere_else_is_refused_beside_its_field(day):
