@@ -26,7 +26,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import pgettext
 
 import scoring
 from referees.entry import ANSWER_NAMES, CALL_NAMES, SUIT_NAMES
@@ -34,7 +34,7 @@ from referees.selectors import phase_label
 from scoring import Phase
 from tournaments.errors import ENGINE_MESSAGES
 from tournaments.results import records
-from tournaments.results.story import CARD_NAMES
+from tournaments.results.story import CARD_NAMES, HAND_STATUS, hand_status
 
 # Pyodide's files the worker loads (node_modules/pyodide, served under static/pyodide/).
 PYODIDE_FILES = (
@@ -224,12 +224,6 @@ def labels() -> dict[str, Any]:
         "settle_points_envido": _("Or write the envido points each player declared:"),
         "settle_points_flor": _("Or write the flor points each player declared:"),
         "settle_by_points": _("Settle by points"),
-        "hand_status": {
-            "complete": str(gettext_lazy("Played")),
-            "game_over": str(gettext_lazy("Game over")),
-            "void": str(gettext_lazy("Void")),
-            "redeal": str(gettext_lazy("Dealt again")),
-        },
     }
 
 
@@ -266,7 +260,13 @@ def tablet_context(sheet: Any, draft: dict[str, Any], *, plays: bool = False) ->
             "scope": reverse("referees:matches"),
             "pyodide": pyodide_base() if pyodide_version() else "",
         },
-        "labels": labels(),
+        "labels": {
+            **labels(),
+            "hand_status": {
+                status: hand_status(status, sheet.match.stage.championship)
+                for status in HAND_STATUS
+            },
+        },
         "phase_labels": phase_labels(sheet.rules),
     }
 

@@ -33,13 +33,12 @@ from referees.views.matches import (
     organised_matches,
 )
 from referees.views.seats import seats, undo
-from referees.views.sheet import HAND_STATUS, sheet
+from referees.views.sheet import sheet
 from referees.views.team import team_seats, team_sheet, team_undo
 
 __all__ = [
     "DEVICE_COOKIE",
     "DEVICE_COOKIE_AGE",
-    "HAND_STATUS",
     "WORKER_POLICY",
     "confirm",
     "engine",

@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 from referees import selectors
 from referees.forms import SeatingForm
 from referees.scorers import Referee, Scorer
-from referees.views.sheet import HAND_STATUS, _players, _render
+from referees.views.sheet import _players, _render
 from tournaments.errors import TournamentError
+from tournaments.results.story import hand_status
 
 
 @login_required
@@ -72,7 +73,7 @@ def undo_page(request: HttpRequest, scorer: Scorer, match_id: int) -> HttpRespon
             "match": match,
             "championship": match.stage.championship,
             "hand": last,
-            "status": HAND_STATUS.get(last.status, last.status),
+            "status": hand_status(last.status, match.stage.championship),
             "urls": {"sheet": sheet_url, "undo": scorer.url("undo", match)},
         },
     )

@@ -16,7 +16,6 @@ from django.shortcuts import redirect, render
 from django.utils import formats, timezone
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from referees import selectors, services
 from referees.entry import Entry, damaged
@@ -37,13 +36,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Match
 from tournaments.results import records
 from tournaments.results import selectors as result_selectors
-
-HAND_STATUS = {
-    "complete": gettext_lazy("Played"),
-    "game_over": gettext_lazy("Game over"),
-    "void": gettext_lazy("Void"),
-    "redeal": gettext_lazy("Dealt again"),
-}
+from tournaments.results.story import hand_status
 
 
 def _players(sheet: selectors.Sheet) -> list[tuple[str, str]]:
@@ -104,7 +97,8 @@ def _render(
         # Said before the referee taps a whole hand that the save would refuse.
         "write_problem": _problem_text(match, scorer),
         "hand_rows": [
-            {"hand": h, "status": HAND_STATUS.get(h.status, h.status)} for h in sheet.hands
+            {"hand": h, "status": hand_status(h.status, match.stage.championship)}
+            for h in sheet.hands
         ],
         # Offered only when it would be done: a decided result confirmed at the table is
         # the organiser's to correct (asked only then: a tap during play costs nothing).

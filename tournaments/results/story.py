@@ -139,6 +139,12 @@ HAND_STATUS = {
 }
 
 
+def hand_status(status: str, championship: Any) -> str:
+    """A stored hand's status in words, in the reader's language: a hand that ends a chico
+    (a *joc* in Catalan truc) says so, not that the match is over."""
+    return str(HAND_STATUS.get(status, status)) % {"game": str(words(championship).game)}
+
+
 def card_name(card: str) -> str:
     """A card in words, "7 of swords" (``7E``), in the reader's language."""
     return str(CARD_NAMES[card[-1]]) % {"rank": card[:-1]}
