@@ -19,9 +19,15 @@ _names = itertools.count(1)
 @pytest.fixture
 def open_championship(db) -> Championship:
     """A championship in registration with entries open, for 4 teams of two."""
-    championship = ChampionshipFactory(
-        slug="copa-abierta", name="Copa Abierta", status=Championship.Status.REGISTRATION
+    return entries_opened(
+        ChampionshipFactory(
+            slug="copa-abierta", name="Copa Abierta", status=Championship.Status.REGISTRATION
+        )
     )
+
+
+def entries_opened(championship: Championship) -> Championship:
+    """``championship`` taking entries for 4 teams, free, until the organiser closes them."""
     services.entry_policy_set(
         championship=championship,
         by=None,

@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 from tests.tournaments.circuits.conftest import enter as circuit_enter
 from tests.tournaments.circuits.conftest import make_circuit, make_event, play_knockout
 from tests.tournaments.entries.conftest import enter as form_enter
+from tests.tournaments.entries.conftest import entries_opened
 from tests.tournaments.factories import ChampionshipFactory, UserFactory
 from tests.tournaments.notices.conftest import entered, round_of
 from tournaments.circuits.qualification import qualification_sync
@@ -76,17 +77,7 @@ def _taking_entries(day: Day) -> Championship:
         slug="copa-abierta", name="Copa Abierta", status=Championship.Status.REGISTRATION
     )
     championship.organisers.add(day.organiser)
-    entry_services.entry_policy_set(
-        championship=championship,
-        by=None,
-        is_open=True,
-        capacity=4,
-        closes_at=None,
-        asks=[],
-        fee=None,
-        fee_instructions="",
-    )
-    return championship
+    return entries_opened(championship)
 
 
 def _entered_through_the_form(championship: Championship, language: str) -> Entry:
