@@ -122,6 +122,8 @@
         var progress = document.getElementById("desk-progress");
         var counted = fromHtml(answer.progress, "div");
         if (progress && counted) progress.innerHTML = counted.innerHTML;
+        var picker = document.getElementById("desk-round");
+        if (picker && answer.rounds) picker.innerHTML = answer.rounds;
         var next = answer.saved
           ? firstEmpty()
           : fresh.querySelector("input.score-input, select");

@@ -90,6 +90,10 @@ def test_a_round_typed_at_the_desk_with_the_keyboard_alone(
     page.wait_for_selector(f"#row-{matches[0].pk}.desk-row--just-saved")
     assert "1 of 6 results in" in progress.inner_text()
     assert "2–1 (30–25, 18–30, 30–12)" in page.locator(f"#row-{matches[0].pk}").inner_text()
+    # The round picker counts along, without a reload.
+    picked = page.locator("#desk-round option:checked")
+    assert "6 to decide" not in picked.text_content()
+    assert "5 to decide" in picked.text_content()
 
     # Table 2: a 31 is impossible, and the engine says so as it is typed.
     second = page.locator(f"#row-{matches[1].pk}")
@@ -121,6 +125,7 @@ def test_a_round_typed_at_the_desk_with_the_keyboard_alone(
     page.wait_for_function(
         "document.getElementById('desk-progress').innerText.includes('6 of 6 results in')"
     )
+    assert "to decide" not in picked.text_content()
     shoot(page, shots, "desk-done")
 
     for match, sheet in zip(matches, SHEETS, strict=True):

@@ -182,6 +182,10 @@ def test_the_script_saves_a_row_and_gets_it_back_with_the_progress(client, table
     assert body["saved"] is True
     assert body["row"].lstrip().startswith("<tr") and "2–0 (30–25, 30–2)" in body["row"]
     assert "1 of 6 results in" in body["progress"]
+    # The round picker's count of results to decide follows the saved row.
+    picker = client.get(desk_url(match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "5 to decide" in body["rounds"] and "5 to decide" in picker
+    assert "selected" in body["rounds"]
     refused = client.post(
         desk_url(tables[5]),
         row(tables[5], (30, 30)),

@@ -252,6 +252,11 @@ def round_desk(request: HttpRequest, slug: str, stage_id: int, number: int) -> H
     if focus is not None and focus.form is not None:
         first = next(iter(focus.form.fields.values()))
         first.widget.attrs["autofocus"] = True
+    context["rounds"] = [
+        (f"{r.stage_id}-{r.number}", _round_label(r), r.open)
+        for r in stage_selectors.championship_rounds(championship=championship)
+    ]
+    context["chosen"] = f"{stage.pk}-{number}"
     if request.method == "POST":
         row = next(r for r in rows if r.match.pk == (saved or next(iter(posted))))
         if _wants_json(request):
@@ -264,14 +269,13 @@ def round_desk(request: HttpRequest, slug: str, stage_id: int, number: int) -> H
                     "progress": render_to_string(
                         "organiser/_desk_progress.html", context, request=request
                     ),
+                    # The round picker's "n to decide", counted again with this result in.
+                    "rounds": render_to_string(
+                        "organiser/_desk_rounds.html", context, request=request
+                    ),
                 },
                 status=200,
             )
-    context["rounds"] = [
-        (f"{r.stage_id}-{r.number}", _round_label(r), r.open)
-        for r in stage_selectors.championship_rounds(championship=championship)
-    ]
-    context["chosen"] = f"{stage.pk}-{number}"
     return render(request, "organiser/desk.html", context)
 
 
