@@ -133,7 +133,10 @@ def championship_create(
     )
     if Championship.objects.filter(slug=slug).exists():
         raise taken
-    championship.full_clean()
+    # The slug, the only unique field, is checked above and by the insert below: checked
+    # again here, a championship of the same name committed meanwhile came back as the
+    # model's own error instead of ``slug_taken``.
+    championship.full_clean(validate_unique=False)
     try:
         with transaction.atomic():
             championship.save()
