@@ -8,6 +8,7 @@ import threading
 import pytest
 from django.contrib.auth.models import Group
 from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from api import idempotency
@@ -316,3 +317,27 @@ def test_hands_posted_and_undone_through_the_api_are_in_the_history(db):
     assert refused.json()["error"]["code"] == "result_confirmed"
     assert Hand.objects.filter(match=match).count() == 2
     assert HandRevision.objects.count() == 3  # the confirmation, and nothing else
+
+
+def test_a_hand_is_saved_under_one_lock_and_one_count_of_the_hands(
+    db, django_capture_on_commit_callbacks
+):
+    """The busiest save of a championship day: the match's row locked once and its hands
+    counted once under the lock (the numbering's), in one savepoint."""
+    referee = RefereeFactory(username="arbitro")
+    match = result_services.match_start(match=one_match(referee=referee))
+    api = client_for(referee)
+    first = {"number": 1, "events": [{"trick": "A"}, {"trick": "A"}]}
+    assert api.post(url(match), first, format="json").status_code == 201
+    second = {"number": 2, "events": [{"trick": "B"}, {"trick": "B"}]}
+    with CaptureQueriesContext(connection) as queries:
+        assert api.post(url(match), second, format="json").status_code == 201
+    sqls = [q["sql"] for q in queries.captured_queries]
+    locks = [s for s in sqls if "FOR UPDATE" in s]
+    counts = [s for s in sqls if "COUNT(*)" in s and '"tournaments_hand"' in s]
+    savepoints = [s for s in sqls if s.startswith("SAVEPOINT")]
+    # SQLite has no row locks (it serialises every writer): PostgreSQL says FOR UPDATE.
+    assert len(locks) == (1 if connection.vendor == "postgresql" else 0), locks
+    assert len(counts) == 1, counts
+    assert len(savepoints) == 1, savepoints
+    assert Hand.objects.filter(match=match).count() == 2

@@ -67,6 +67,8 @@ def hand_record_numbered(
             params={"number": number, "expected": expected},
         )
     drafts.draft_check_holder(match=match, device=device)
-    hand = result_services.hand_record(match=match, record=record, recorded_by=recorded_by)
+    hand = result_services.hand_record_locked(
+        match=match, record=record, recorded_by=recorded_by, count=count
+    )
     drafts.draft_hand_stored(match=match, next_number=expected + 1)
     return hand, True

@@ -36,6 +36,7 @@ from tournaments.results.services.matches import (
     _check_may_write,
     _check_playable,
     _locked_match,
+    _match_for_records,
     match_start,
 )
 from tournaments.signals import announce_match
@@ -85,6 +86,27 @@ def hand_record(
     the state is read and written.
     """
     match = _locked_match(match)
+    return _record_next(match, record, recorded_by, count=match.hands.count())
+
+
+def hand_record_locked(
+    *,
+    match: Match,
+    record: Mapping[str, Any],
+    recorded_by: AbstractBaseUser | None,
+    count: int,
+) -> Hand:
+    """:func:`hand_record` for a writer inside a transaction that already holds the match's
+    lock and counted its hands under it (``results.locking.lock_match``): the lock and the
+    count are not taken twice on the busiest write of a championship day."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("hand_record_locked needs the transaction that holds the lock")
+    return _record_next(_match_for_records(match), record, recorded_by, count=count)
+
+
+def _record_next(
+    match: Match, record: Mapping[str, Any], recorded_by: AbstractBaseUser | None, *, count: int
+) -> Hand:
     _check_may_write(match, recorded_by)
     _check_playable(match)
     _check_by_hands(match)
@@ -96,7 +118,6 @@ def hand_record(
         match = match_start(match=match, by=recorded_by)
         match = _locked_match(match)
     entry = _check_entry(record)
-    count = match.hands.count()
     state = records.stored_state(match, count)
     if state is not None:
         # The usual save: the new hand alone is scored from the state the others left.

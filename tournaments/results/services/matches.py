@@ -40,6 +40,12 @@ def _locked_match(match: Match) -> Match:
     # No ordering: the default one joins the round, and FOR UPDATE would lock that row too,
     # making the referees of one round wait for each other.
     Match.objects.select_for_update().filter(pk=match.pk).order_by().only("pk").first()
+    return _match_for_records(match)
+
+
+def _match_for_records(match: Match) -> Match:
+    """The match read again with what the records need (its championship, teams and
+    players), by a writer that holds its lock."""
     found = Match.objects.select_related("stage__championship", "team_a", "team_b", "team_c").get(
         pk=match.pk
     )
