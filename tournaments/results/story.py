@@ -375,7 +375,7 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
     """
     names = records.names(match, public=True)
     vocabulary = words(match.stage.championship)
-    trick, game_word = str(vocabulary.trick), str(vocabulary.game)
+    trick = str(vocabulary.trick)
     standalone = {
         hand.pk: records.standalone_record(match, hand)
         for hand in hands
@@ -399,7 +399,7 @@ def hand_lines(match: Match, hands: Sequence[Hand], *, version: str = "") -> lis
                 segments=segments,
                 points={"A": hand.points_a, "B": hand.points_b, **_c(match, hand.points_c)},
                 score={"A": hand.score_a, "B": hand.score_b, **_c(match, hand.score_c)},
-                status=str(HAND_STATUS.get(hand.status, hand.status)) % {"game": game_word},
+                status=hand_status(hand.status, match.stage.championship),
                 mano=shown_name(names, hand.order[0] if hand.order else None),
                 unusual=hand.status != "complete",
                 corrected_at=hand.corrected_at,
