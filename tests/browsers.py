@@ -105,10 +105,26 @@ def browser():
                 context.close()
 
 
+def _not_drawn(*args, **kwargs) -> bytes:
+    return b""
+
+
 @pytest.fixture
-def shots(tmp_path) -> Path:
-    """Where screenshots go: a temporary folder, or ``$TANTEO_SCREENSHOT_DIR`` to keep them."""
-    folder = Path(os.environ.get("TANTEO_SCREENSHOT_DIR") or tmp_path)
+def shots(tmp_path, monkeypatch) -> Path:
+    """Where a test's screenshots go: ``$TANTEO_SCREENSHOT_DIR``, to look at its pages.
+
+    Without it nobody would look at them: the test's screenshots are not drawn (they took
+    a tenth of the browser tests' time), while everything the test checks on its pages at
+    each size (``shoot_three_sizes``'s width on the phone included) is still checked."""
+    kept = os.environ.get("TANTEO_SCREENSHOT_DIR")
+    if not kept:
+        sync_api = pytest.importorskip(
+            "playwright.sync_api", reason="the playwright package is not installed"
+        )
+        for kind in (sync_api.Page, sync_api.Locator, sync_api.ElementHandle):
+            monkeypatch.setattr(kind, "screenshot", _not_drawn)
+        return tmp_path
+    folder = Path(kept)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -150,13 +166,40 @@ def watch_csp(context, violations: list[str]) -> None:
     context.on("console", on_console)
 
 
+def log_in(context, live_server, username: str, password: str) -> None:
+    """Log ``username`` in for the pages of the browser ``context``, as the login form would
+    (a session on the server, its cookie in the browser) without loading the form's pages:
+    three page loads a browser test had no need of. The form itself is driven in the
+    browser by the tests that are about it (the admin's, the entry pages', the league's)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.get(username=username)
+    assert user.check_password(password), username
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    context.add_cookies(
+        [
+            {
+                "name": name,
+                "value": client.cookies[name].value,
+                "url": live_server.url,
+                "httpOnly": True,
+                "secure": settings.SESSION_COOKIE_SECURE,
+                "sameSite": "Lax",
+            }
+        ]
+    )
+
+
 @pytest.fixture
 def logged_in_page(browser, live_server, csp_violations):
-    """Open ``path`` as an anonymous visitor, log in at the page it is sent to, and return it.
+    """A page of ``path`` opened by a logged-in user (``log_in``), and return it.
 
-    Called as ``logged_in_page(path, username, password, viewport=..., language=...)``; the
-    page waits until it is back on ``path``. Whatever the policy blocks on its pages goes to
-    ``csp_violations``.
+    Called as ``logged_in_page(path, username, password, viewport=..., language=...)``.
+    Whatever the policy blocks on its pages goes to ``csp_violations``.
     """
 
     def open_page(path: str, username: str, password: str, *, viewport, language: str = "en"):
@@ -164,15 +207,11 @@ def logged_in_page(browser, live_server, csp_violations):
             viewport=viewport, extra_http_headers={"Accept-Language": language}
         )
         watch_csp(context, csp_violations)
+        log_in(context, live_server, username, password)
         page = context.new_page()
         page.set_default_timeout(15_000)
-        # Pages behind a login send an anonymous visitor to the login page first.
         page.goto(f"{live_server.url}{path}")
-        assert "/accounts/login/" in page.url
-        page.fill("#id_username", username)
-        page.fill("#id_password", password)
-        page.click("button[type=submit]:has-text('Log in')")
-        page.wait_for_url(f"**{path}")
+        assert page.url == f"{live_server.url}{path}", page.url
         return page
 
     return open_page

@@ -19,7 +19,7 @@ Imported by ``locustfile.py`` (Locust runs every user class the locustfile holds
    the score), the reporting team sends the result from its link (``report``) at a time
    of the window set for its match (spread over what is left after the check-in, leaving
    ``CONFIRM_ROOM`` seconds); the other team, told at the table, confirms it from its own
-   link a few seconds later (``confirm``). At a referee's table, both teams confirm once
+   link a few seconds later (``BENCH_PLAYER_TOLD``: 3 to 10) (``confirm``). At a referee's table, both teams confirm once
    the referee saves the deciding hand (``match_over``, called by the ``Referee``).
    Each act's page read again must show the answer.
 
@@ -53,7 +53,7 @@ THINK = tuple(float(x) for x in os.environ.get("BENCH_PLAYER_THINK", "15,45").sp
 # The last seconds of the window, left for the other team to confirm the last report.
 CONFIRM_ROOM = 30.0
 # From "we've sent it" at the table to the other team's confirmation on its phone.
-TOLD = (3.0, 10.0)
+TOLD = tuple(float(x) for x in os.environ.get("BENCH_PLAYER_TOLD", "3,10").split(","))
 
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 _window = Event()  # set when the measured window starts

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from api.models import IdempotencyKey
-from tests.browsers import watch_csp
+from tests.browsers import log_in, watch_csp
 from tests.referees.conftest import key, make_match
 from tournaments.models import Hand, Match
 from tournaments.results import services as result_services
@@ -66,14 +66,10 @@ def tablet(browser, live_server, csp_violations, match: Match, *, service_worker
         service_workers=service_workers,
     )
     watch_csp(context, csp_violations)
+    log_in(context, live_server, "lucia", PASSWORD)
     page = context.new_page()
     page.set_default_timeout(20_000)
-    sheet = reverse("referees:sheet", args=[match.pk])
-    page.goto(f"{live_server.url}{sheet}")
-    page.fill("#id_username", "lucia")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]:has-text('Log in')")
-    page.wait_for_url(f"**{sheet}")
+    page.goto(f"{live_server.url}{reverse('referees:sheet', args=[match.pk])}")
     # The engine's first load (Pyodide) takes a few seconds on a busy machine.
     page.wait_for_selector("#entry[data-engine=browser]", timeout=90_000)
     return page

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.browsers import watch_csp
+from tests.browsers import log_in, watch_csp
 from tests.referees.conftest import make_match
 from tests.referees.test_browser_tablet_offline import PASSWORD
 from tests.tournaments.test_gallo_tables import _table
@@ -63,14 +63,10 @@ def open_tablet(
         service_workers="block",
     )
     watch_csp(context, csp_violations)
+    log_in(context, live_server, username, PASSWORD)
     page = context.new_page()
     page.set_default_timeout(60_000)
-    sheet = reverse("referees:sheet", args=[match.pk])
-    page.goto(f"{live_server.url}{sheet}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**{sheet}")
+    page.goto(f"{live_server.url}{reverse('referees:sheet', args=[match.pk])}")
     if script:
         engine_ready(page)
     return page
