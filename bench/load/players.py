@@ -19,9 +19,10 @@ Imported by ``locustfile.py`` (Locust runs every user class the locustfile holds
    the score), the reporting team sends the result from its link (``report``) at a time
    of the window set for its match (spread over what is left after the check-in, leaving
    ``CONFIRM_ROOM`` seconds); the other team, told at the table, confirms it from its own
-   link a few seconds later (``BENCH_PLAYER_TOLD``: 3 to 10) (``confirm``). At a referee's table, both teams confirm once
-   the referee saves the deciding hand (``match_over``, called by the ``Referee``).
-   Each act's page read again must show the answer.
+   link a few seconds later (``confirm``; ``BENCH_PLAYER_TOLD`` seconds, 3 to 10). At a
+   referee's table, both teams confirm once the referee saves the deciding hand
+   (``match_over``, called by the ``Referee``). Each act's page read again must show the
+   answer.
 
 A second phone of the same team (more players than teams) only reads: the acts are the
 first phone's. The acts are POSTs answered with a redirect (302), measured alone; the
