@@ -13,6 +13,7 @@ import json
 
 from django.urls import reverse
 
+from tests.browsers import log_in
 from tests.referees.conftest import key, make_match
 from tests.referees.test_browser_tablet_draft import LANDSCAPE, referee
 from tests.referees.test_browser_tablet_offline import PASSWORD, TABLET, tablet
@@ -56,13 +57,9 @@ def server_drawn(page, browser, live_server, match, shots, name: str, part: str 
         viewport=TABLET, java_script_enabled=False, extra_http_headers={"Accept-Language": "en"}
     )
     context.add_cookies([c for c in page.context.cookies() if c["name"] == "tanteo_device"])
+    log_in(context, live_server, "lucia", PASSWORD)
     page = context.new_page()
-    sheet = reverse("referees:sheet", args=[match.pk])
-    page.goto(f"{live_server.url}{sheet}")
-    page.fill("#id_username", "lucia")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]:has-text('Log in')")
-    page.wait_for_url(f"**{sheet}")
+    page.goto(f"{live_server.url}{reverse('referees:sheet', args=[match.pk])}")
     assert page.locator("#entry[data-engine]").count() == 0  # no script ran
     page.screenshot(path=str(shots / f"{name}-server-portrait.png"), full_page=True)
     page.set_viewport_size(LANDSCAPE)
