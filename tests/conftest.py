@@ -21,7 +21,7 @@ from config import celery_app
 from tests.tournaments.factories import ChampionshipFactory
 
 # The real-browser fixtures live in their own module, loaded as a plugin of the suite.
-pytest_plugins = ["tests.browsers", "tests.flush"]
+pytest_plugins = ["tests.browsers"]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

@@ -157,6 +157,9 @@ def test_card_by_card_the_script_draws_the_servers_card_grid(
     page.fill(f"#id_cards-{ana}", "7e 6E, 1O")
     page.fill(f"#id_cards-{beto}", "4C 5C 3O")
     page.locator("#entry [data-op=cards]").click()
+    # Before the engine answers, the grid offers every card of the four suits (no card is
+    # known yet): the answer is the grid of Ana's two suits.
+    page.wait_for_function("() => document.querySelectorAll('#entry .card-row__suit').length === 2")
     page.wait_for_selector("#entry .card-button[aria-label='7 of swords']")
     assert page.locator("#entry .entry-group--play legend").inner_text() == "Ana plays"
     assert page.locator("#entry .card-row__suit").all_inner_texts() == ["Swords", "Coins"]
