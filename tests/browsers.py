@@ -105,6 +105,12 @@ def browser():
                 context.close()
 
 
+def screenshots_kept() -> bool:
+    """Whether the browser tests draw their screenshots: only into ``$TANTEO_SCREENSHOT_DIR``,
+    to be looked at (the ``shots`` fixture)."""
+    return bool(os.environ.get("TANTEO_SCREENSHOT_DIR"))
+
+
 def _not_drawn(*args, **kwargs) -> bytes:
     return b""
 
@@ -116,15 +122,14 @@ def shots(tmp_path, monkeypatch) -> Path:
     Without it nobody would look at them: the test's screenshots are not drawn (they took
     a tenth of the browser tests' time), while everything the test checks on its pages at
     each size (``shoot_three_sizes``'s width on the phone included) is still checked."""
-    kept = os.environ.get("TANTEO_SCREENSHOT_DIR")
-    if not kept:
+    if not screenshots_kept():
         sync_api = pytest.importorskip(
             "playwright.sync_api", reason="the playwright package is not installed"
         )
         for kind in (sync_api.Page, sync_api.Locator, sync_api.ElementHandle):
             monkeypatch.setattr(kind, "screenshot", _not_drawn)
         return tmp_path
-    folder = Path(kept)
+    folder = Path(os.environ["TANTEO_SCREENSHOT_DIR"])
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -50,11 +50,18 @@ TEAMS: list[dict[str, Any]] = DATA.get("teams", [])
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", 0))
 DURATION = float(os.environ.get("BENCH_DURATION", 180))
 CHECK_IN = float(os.environ.get("BENCH_CHECK_IN", min(300.0, DURATION / 3)))
-THINK = tuple(float(x) for x in os.environ.get("BENCH_PLAYER_THINK", "15,45").split(","))
+
+
+def _seconds(name: str, default: str) -> tuple[float, ...]:
+    """A range of seconds from the environment, written ``low,high``."""
+    return tuple(float(x) for x in os.environ.get(name, default).split(","))
+
+
+THINK = _seconds("BENCH_PLAYER_THINK", "15,45")
 # The last seconds of the window, left for the other team to confirm the last report.
 CONFIRM_ROOM = 30.0
 # From "we've sent it" at the table to the other team's confirmation on its phone.
-TOLD = tuple(float(x) for x in os.environ.get("BENCH_PLAYER_TOLD", "3,10").split(","))
+TOLD = _seconds("BENCH_PLAYER_TOLD", "3,10")
 
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 _window = Event()  # set when the measured window starts

@@ -15,7 +15,7 @@ ratings service computed.
 No user but the organiser exists: nobody referees. Headless Debian Chromium through
 Playwright (skipped without it). Screenshots at phone, tablet and desktop sizes of the
 team's report and confirmation, the results to settle, the desk and the final standings
-go to ``$TANTEO_SCREENSHOT_DIR`` (or a temporary folder).
+go to ``$TANTEO_SCREENSHOT_DIR`` when it is set.
 """
 
 from __future__ import annotations

@@ -3,16 +3,14 @@
 Headless Chromium from Debian (``/usr/bin/chromium``) driven by Playwright against
 pytest-django's ``live_server``. Playwright's own browser downloads are never used. The
 test skips when the browser or the ``playwright`` package is missing. Screenshots go to
-a temporary folder, or to ``$TANTEO_SCREENSHOT_DIR`` to look at them.
+``$TANTEO_SCREENSHOT_DIR`` when it is set, to look at them.
 """
 
 from __future__ import annotations
 
-import os
-
 from django.contrib.auth import get_user_model
 
-from tests.browsers import watch_csp
+from tests.browsers import screenshots_kept, watch_csp
 from tournaments.models import Championship, Match
 
 PHONE = {"width": 390, "height": 844}
@@ -97,7 +95,7 @@ def test_organiser_sets_up_a_round_robin_and_the_public_sees_the_match(
     page.screenshot(path=str(shots / "match-desktop.png"), full_page=True)
     page.goto(f"{live_server.url}/organiser/copa-de-la-amistad/stages/{match.stage_id}/")
     page.screenshot(path=str(shots / "stage-desktop.png"), full_page=True)
-    if os.environ.get("TANTEO_SCREENSHOT_DIR"):  # drawn only to be looked at (tests/browsers.py)
+    if screenshots_kept():
         assert all(
             (shots / name).stat().st_size > 0 for name in ("match-phone.png", "stage-desktop.png")
         )

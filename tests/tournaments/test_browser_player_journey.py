@@ -5,7 +5,7 @@ his match's result, and looks back at what he played on his own page. The organi
 only accepts the entry, draws the round and gives the table: he types no team.
 
 Headless Debian Chromium through Playwright (skipped without it). Screenshots at phone,
-tablet and desktop sizes go to ``$TANTEO_SCREENSHOT_DIR`` or a temporary folder.
+tablet and desktop sizes go to ``$TANTEO_SCREENSHOT_DIR`` when it is set.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The public pages in a real browser, at a phone's width and on the venue's TV.
 
 A spectator on a phone (390 px wide) must never have to scroll the page sideways: wide
-tables and the bracket scroll inside their own box. Screenshots go to a temporary folder,
-or to ``$TANTEO_SCREENSHOT_DIR`` to look at them (tests/conftest.py).
+tables and the bracket scroll inside their own box. Screenshots go to
+``$TANTEO_SCREENSHOT_DIR`` when it is set, to look at them (tests/browsers.py).
 """
 
 from __future__ import annotations

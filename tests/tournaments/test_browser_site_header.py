@@ -1,6 +1,6 @@
 """The site's header on a phone, in a real browser: one short row with a menu that opens
 (a <details>, no script), and the standings saying they scroll sideways only where they
-do. Screenshots go to a temporary folder, or to ``$TANTEO_SCREENSHOT_DIR``."""
+do. Screenshots are drawn into ``$TANTEO_SCREENSHOT_DIR`` when it is set."""
 
 from __future__ import annotations
 

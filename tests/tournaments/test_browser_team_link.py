@@ -4,7 +4,7 @@ the table of its next match once the round is drawn, and confirms the result of 
 finished match; the organiser's audit log shows what the team did.
 
 Headless Debian Chromium through Playwright (skipped without it). Screenshots at phone,
-tablet and desktop sizes go to ``$TANTEO_SCREENSHOT_DIR`` or a temporary folder.
+tablet and desktop sizes go to ``$TANTEO_SCREENSHOT_DIR`` when it is set.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ the public match page says who reported and who confirmed it while the standings
 it.
 
 Headless Debian Chromium through Playwright (skipped without it). Screenshots at phone,
-tablet and desktop sizes (390×844, 820×1180, 1440×900) go to ``$TANTEO_SCREENSHOT_DIR`` or
-a temporary folder; on none of them does the page scroll sideways.
+tablet and desktop sizes (390×844, 820×1180, 1440×900) go to ``$TANTEO_SCREENSHOT_DIR`` when
+it is set; on none of them does the page scroll sideways.
 """
 
 from __future__ import annotations
