@@ -29,7 +29,10 @@ def test_a_match_postponed_from_a_phone_shows_on_the_matchdays_page(
     page.fill("#id_date", "2026-03-06")
     page.fill("#id_time", "19:30")
     page.click("button[type=submit]:has-text('Postpone the match')")
-    assert page.get_by_text("Say why the match is postponed.").is_visible()  # kept, refused
+    # The click returns once the post is sent: the answer's page is waited for.
+    refused = page.get_by_text("Say why the match is postponed.")
+    refused.wait_for()
+    assert refused.is_visible()  # kept, refused
     assert page.input_value("#id_time") == "19:30"
     page.fill("#id_reason", "Lluvia")
     page.click("button[type=submit]:has-text('Postpone the match')")
