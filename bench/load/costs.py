@@ -14,7 +14,9 @@ It builds the same day (its own PostgreSQL database, migrated, ``setup.py``), th
 sync per tap, the decided hand posted with an ``Idempotency-Key``). After every tap it
 reads that match's public page (renewed by the tap) and then again (from the cache);
 after every save the match page and the round (both renewed), then the round, the
-standings, the championship and home pages from the cache. Printed: per kind, the median
+standings, the championship and home pages from the cache. The players' statistics and
+schedule pages are read after every tap too (``statistics after a tap``: rendered again
+if the tap renewed them, else from the cache). Printed: per kind, the median
 and p90 milliseconds, the CPU time, the queries per request, and the cores the day's
 offered rate of it takes (``--rates`` from the load run: taps, saves and page reads per
 second). ``--profile tap,save`` adds a cProfile of those kinds, ``--sql tap`` prints the
@@ -192,8 +194,9 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
     stage = f"{base}stages/{data['stage']}/"
     round_page = f"{stage}rounds/{data['round']}/"
     public = Client()
+    players_pages = [("statistics", f"{base}statistics/"), ("schedule", f"{base}schedule/")]
     # Warm: the first render of every page, and the process's imports and templates.
-    for url in (base, "/", round_page, f"{stage}standings/"):
+    for url in (base, "/", round_page, f"{stage}standings/", *(url for _n, url in players_pages)):
         public.get(url)
     for referee in data["referees"][:hands]:
         match = referee["match"]
@@ -232,6 +235,10 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
             revision = synced.json()["revision"]
             costs.measure("match page after a tap", public.get, page)
             costs.measure("page from the cache", public.get, page)
+            # The players' pages that follow the whole championship (their phones read
+            # them between hands): a tap shows on neither.
+            for name, url in players_pages:
+                costs.measure(f"{name} after a tap", public.get, url)
         record = session.run({"op": "save"})["saved"]["record"]
         saved = costs.measure(
             "save",

@@ -82,6 +82,10 @@ def _open_window(**_: Any) -> None:
     _window.set()
 
 
+# What the page shows after an act that succeeded (``templates/_messages.html``).
+_DONE = 'class="message message--success"'
+
+
 def _report_ends() -> dict[int, float]:
     """When each match the teams report ends, in seconds into the window: evenly over what
     the window leaves after the check-in (at least right after it)."""
@@ -150,7 +154,10 @@ class Player(FastHttpUser):
             return
         page = self._open('value="check_in"', "the link offers no check-in")
         if 'value="check_in"' in page:
-            self._act("check-in", {"action": "check_in"}, 'id="checked-in"', "not checked in")
+            # The answer is the page's message, not its check-in section: a team of the
+            # stage whose round it waited for (reported and confirmed meanwhile by the
+            # other teams) is offered that stage's next round at once, as it should be.
+            self._act("check-in", {"action": "check_in"}, _DONE, "not checked in")
 
     def _report(self) -> None:
         page = self._open(f'id="report-{self.match}"', "the link offers no report")

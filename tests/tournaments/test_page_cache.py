@@ -8,6 +8,8 @@ real request's commit would.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -267,6 +269,48 @@ def test_a_tap_at_the_table_renders_only_the_hand_in_progress(
     assert told == [1]
     assert page.count('class="hand-line"') == 2
     assert "hand-now__lines" not in page
+
+
+def test_a_tap_leaves_the_championships_pages_that_do_not_show_it_alone(
+    client, leagues, commit, referee, settings
+):
+    """The board, the schedule, the statistics and the matchdays show the stored hands,
+    never a hand in progress: a tap at any table renders none of them again (at 35 taps a
+    second on a day of 200 tables, each would otherwise be rendered at every one), and
+    each, rendered afresh from the database, is still the page the cache serves."""
+    from tournaments.results import drafts
+
+    league, match, _everything = _a_chico_played_then_every_page_seen(
+        client, leagues, commit, referee
+    )
+    slug = league["championship"].slug
+    pages = [
+        reverse(f"tournaments:{name}", args=[slug])
+        for name in ("board", "schedule", "statistics", "fixtures")
+    ]
+    _warm(client, [*pages, league["urls"]["match"]])
+    mano = chico_hand(match, "B")["events"][0]["by"]
+    commit(
+        drafts.draft_save,
+        match=match,
+        number=match.hands.count() + 1,
+        record={"events": [{"by": mano, "call": "envido"}]},
+        device="tablet-1",
+        revision=0,
+        by=referee,
+    )
+
+    assert {url: _queries(client, url) for url in pages} == dict.fromkeys(pages, 0)
+    assert _queries(client, league["urls"]["match"]) > 0  # the page that shows the tap
+    cached = {url: _unstamped(client.get(url).content) for url in pages}
+    settings.PAGE_CACHE = False
+    assert {url: _unstamped(client.get(url).content) for url in pages} == cached
+
+
+def _unstamped(page: bytes) -> str:
+    """A page without its "last updated" time (the moment it was rendered)."""
+    text = page.decode()
+    return re.sub(r"\d\d:\d\d:\d\d", "", text)
 
 
 def test_a_renamed_team_invalidates_its_championship_only(client, leagues, commit):

@@ -170,7 +170,9 @@ def on_changed(
     The versions first: a page refetched on the message must already miss the cache.
     A championship's slug never changes, so the one the sender had at hand is used.
     """
-    if slug is None and what != "ratings":
+    # Ratings span championships and a tap touches its match alone: neither needs it.
+    by_slug = what not in ("ratings", "draft")
+    if slug is None and by_slug:
         slug = (
             Championship.objects.filter(pk=championship_id)
             .order_by()
@@ -178,7 +180,7 @@ def on_changed(
             .first()
         )
     topics = [SITE] if slug is None else []
-    if slug is not None or what == "ratings":
+    if slug is not None or not by_slug:
         topics = changed_topics(slug=slug or "", what=what, stage_id=stage_id, match_id=match_id)
     elif match_id is not None:
         topics.append(match_topic(match_id))

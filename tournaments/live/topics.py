@@ -7,7 +7,8 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
 
 - ``site``: the list of championships (the home page); every page also depends on it,
   so that a championship renamed, re-slugged or deleted is never served from the cache.
-- ``c.<slug>``: anything in the championship (its page, the board).
+- ``c.<slug>``: anything in the championship but a hand in progress (the board, the
+  schedule, the statistics: none of them shows a tap at a table).
 - ``cm.<slug>``: its structure: the championship, teams, stages, rounds, brackets.
 - ``r.<slug>``: its decided results (the standings, each stage's current round): a
   hand that decides nothing leaves the pages that show only these alone.
@@ -156,7 +157,7 @@ def changed_topics(
     >>> changed_topics(slug="copa", what="result", stage_id=3, match_id=12)
     ['c.copa', 'r.copa', 's.3', 'm.12']
     >>> changed_topics(slug="copa", what="draft", stage_id=3, match_id=12)
-    ['c.copa', 'd.12']
+    ['d.12']
     >>> changed_topics(slug="copa", what="round", stage_id=3)
     ['c.copa', 'cm.copa', 'people', 's.3']
     >>> changed_topics(slug="copa", what="championship")
@@ -175,6 +176,12 @@ def changed_topics(
         # Ratings span championships: the leaderboards, and the pages of the match's
         # players (``announce`` adds them) or, for a replay or a rebuild, everyone's.
         return [RATINGS] if match_id is not None else [RATINGS, PEOPLE]
+    if what == "draft":
+        # A tap at a table shows on its match's page alone: the board reads the stored
+        # hands' state, the statistics the stored hands, the schedule the match's status.
+        # Touching the championship would render those again at every tap of every
+        # table (tests/tournaments/test_page_cache.py renders them before and after one).
+        return [] if match_id is None else [draft_topic(match_id)]
     topics = [championship_topic(slug)]
     if what in ("championship", "team", "round"):
         # Names, teams, new rounds and bracket slots show on every page of the championship,
@@ -185,11 +192,10 @@ def changed_topics(
     if what == "result":
         # A match decided, undecided or given another winner: standings, current rounds.
         topics.append(results_topic(slug))
-    # The hand in progress shows on its match's page (and the board), not in the standings.
-    if stage_id is not None and what != "draft":
+    if stage_id is not None:
         topics.append(stage_topic(stage_id))
     if match_id is not None:
-        topics.append(draft_topic(match_id) if what == "draft" else match_topic(match_id))
+        topics.append(match_topic(match_id))
         if what == "hand":
             # A hand stored empties the hand in progress (``drafts.draft_hand_stored``):
             # one announcement, so its pages are rendered again once, not twice.

@@ -1,4 +1,5 @@
-"""The ``>>>`` examples in the formats and tie-break docstrings (not collected by default)."""
+"""The ``>>>`` examples in the formats, tie-break and live topics docstrings (not collected
+by default)."""
 
 import doctest
 import importlib
@@ -15,6 +16,8 @@ MODULES = [
     "tournaments.formats.tables_schedule",
     "tournaments.standings.tables",
     "tournaments.standings.tiebreaks",
+    # Which pages a write renders again: the examples are the rule's table.
+    "tournaments.live.topics",
 ]
 
 
