@@ -15,8 +15,8 @@ sync per tap, the decided hand posted with an ``Idempotency-Key``). After every 
 reads that match's public page (renewed by the tap) and then again (from the cache);
 after every save the match page and the round (both renewed), then the round, the
 standings, the championship and home pages from the cache. The players' statistics and
-schedule pages are read after every tap too (``statistics after a tap``: rendered again
-if the tap renewed them, else from the cache). Printed: per kind, the median
+schedule pages are read after every tap and save too (``statistics after a tap``:
+rendered again if the write renewed them, else from the cache). Printed: per kind, the median
 and p90 milliseconds, the CPU time, the queries per request, and the cores the day's
 offered rate of it takes (``--rates`` from the load run: taps, saves and page reads per
 second). ``--profile tap,save`` adds a cProfile of those kinds, ``--sql tap`` prints the
@@ -253,6 +253,8 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
             raise SystemExit(f"costs.py: a save answered {saved.status_code}")
         costs.measure("match page after a save", public.get, page)
         costs.measure("round page after a save", public.get, round_page)
+        for name, url in players_pages:
+            costs.measure(f"{name} after a save", public.get, url)
         for url in (round_page, f"{stage}standings/", base, "/"):
             costs.measure("page from the cache", public.get, url)
     return costs

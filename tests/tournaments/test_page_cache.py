@@ -170,6 +170,46 @@ def test_a_round_renders_again_only_the_row_of_the_match_that_changed(
     )
 
 
+def test_the_schedule_draws_again_only_the_row_of_the_match_that_changed(
+    client, leagues, commit, referee, monkeypatch
+):
+    """Every hand renews the schedule (it follows its championship), but its rows come
+    from the cache but for the match that changed; the row then shows the result."""
+    from tournaments.web.public import people
+
+    league, match, _everything = _a_chico_played_then_every_page_seen(
+        client, leagues, commit, referee
+    )
+    url = reverse("tournaments:schedule", args=[league["championship"].slug])
+    _warm(client, [url])
+    drawn = []
+    original = people.render_to_string
+
+    def spy(template, context=None, *args, **kwargs):
+        if template == "tournaments/_schedule_row.html":
+            drawn.append(context["match"].pk)
+        return original(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(people, "render_to_string", spy)
+    commit(
+        result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
+    )
+
+    page = client.get(url).content.decode()
+    assert drawn == [match.pk]
+    assert page.count('class="schedule-item ') == 2  # both rows, by table
+    row = page[page.index(f"/matches/{match.pk}/") - 900 : page.index(f"/matches/{match.pk}/")]
+    assert "2–0" in row or "2-0" in row, row
+    # A search answers from the same rows and the matches of the teams found.
+    drawn.clear()
+    found = client.get(url, {"q": match.team_b.name}).content.decode()
+    assert drawn == []
+    # Each team found, with its match of the round (the one played: against team A).
+    assert found.count('class="found__where"') == found.count('class="found__team"') >= 1
+    section = found[found.index("schedule-found") : found.index("</section>")]
+    assert section.count(match.team_a.name) == 1
+
+
 def test_a_round_keeps_its_names_and_current_round_until_a_result_changes_them(
     client, leagues, commit, referee, monkeypatch
 ):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet
 from django.http import Http404
@@ -224,37 +224,61 @@ def table_key(table: str) -> tuple[int, int, str]:
     return (1 if table else 2, 0, table)
 
 
-def schedule(*, championship: Championship) -> list[Match]:
-    """Every match of each stage's current round (byes aside), by time, then table: where
-    everyone plays now. Their teams come with their players (and persons), for the
-    search. Three queries however many matches."""
+def _current_matches(championship: Championship) -> QuerySet[Match] | None:
+    """The matches of each stage's current round (byes aside), unordered; None before the
+    first round."""
     current = current_rounds(championship=championship)
     if not current:
-        return []
+        return None
     which = Q()
     for stage_id, number in current.items():
         which |= Q(stage_id=stage_id, round__number=number)
-    matches = list(
-        Match.objects.filter(which, stage__championship=championship, team_b__isnull=False)
-        .select_related("stage", "round", "group", "team_a", "team_b", "team_c", "winner")
-        .prefetch_related(
-            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
-            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
-            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
-        )
+    return Match.objects.filter(which, stage__championship=championship, team_b__isnull=False)
+
+
+def _schedule_order(scheduled_at: Any, table: str, stage_order: int, pk: int) -> tuple:
+    """Where a match comes in the schedule: by time, then table (the hall's order)."""
+    return (scheduled_at is None, scheduled_at or 0, table_key(table), stage_order, pk)
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    """A match of the schedule as its list needs it before any row is drawn: which, in
+    order, and who plays it (for a search)."""
+
+    pk: int
+    decided: bool
+    teams: tuple[int | None, ...]
+
+
+def schedule_rows(*, championship: Championship) -> list[ScheduleRow]:
+    """Every match of each stage's current round (byes aside), by time, then table: where
+    everyone plays now, without the matches themselves (their rows are drawn from the
+    cache, ``schedule``'s matches only for the rows that changed). Two queries."""
+    matches = _current_matches(championship)
+    if matches is None:
+        return []
+    found = matches.order_by().values_list(
+        "pk", "scheduled_at", "table", "stage__order", "status", "team_a", "team_b", "team_c"
     )
-    for shown in matches:
-        shown.stage.championship = championship
-    matches.sort(
-        key=lambda m: (
-            m.scheduled_at is None,
-            m.scheduled_at or 0,
-            table_key(m.table),
-            m.stage.order,
-            m.pk,
-        )
+    ordered = sorted(found, key=lambda row: _schedule_order(row[1], row[2], row[3], row[0]))
+    return [
+        ScheduleRow(pk=pk, decided=status in Match.DECIDED, teams=(a, b, c))
+        for pk, _at, _table, _order, status, a, b, c in ordered
+    ]
+
+
+def schedule(*, championship: Championship, ids: list[int]) -> list[Match]:
+    """The matches ``ids`` of :func:`schedule_rows`, in its order, each with its stage,
+    round, group and teams. One query however many matches."""
+    matches = Match.objects.filter(pk__in=ids, stage__championship=championship)
+    shown = list(
+        matches.select_related("stage", "round", "group", "team_a", "team_b", "team_c", "winner")
     )
-    return matches
+    for match in shown:
+        match.stage.championship = championship
+    shown.sort(key=lambda m: _schedule_order(m.scheduled_at, m.table, m.stage.order, m.pk))
+    return shown
 
 
 @dataclass(frozen=True)
@@ -266,20 +290,27 @@ class Found:
     matches: list[Match]
 
 
-def schedule_search(*, championship: Championship, matches: list[Match], query: str) -> list[Found]:
+def schedule_search(
+    *, championship: Championship, rows: list[ScheduleRow], query: str
+) -> list[Found]:
     """The championship's teams whose name, or a player's public name, has every word of
     ``query`` (case and accents aside: "begona" finds Begoña), with their matches among
-    ``matches`` (:func:`schedule`). Two queries. A player shown as "Ana R." is found by
-    what the public sees, never by her hidden surname."""
+    ``rows`` (:func:`schedule_rows`). Four queries at most. A player shown as "Ana R." is
+    found by what the public sees, never by her hidden surname."""
     if not query.strip():
         return []
     teams = championship.teams.playing().prefetch_related(
         Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
     )
-    found = []
-    for team in teams:
-        names = [m.player.public_name for m in team.memberships.all()]
-        if text_matches(query, team.name, *names):
-            mine = [m for m in matches if m.side_of(team.pk) is not None]
-            found.append(Found(team=team, matches=mine))
-    return found
+    chosen = [
+        team
+        for team in teams
+        if text_matches(query, team.name, *(m.player.public_name for m in team.memberships.all()))
+    ]
+    mine = {team.pk for team in chosen}
+    theirs = [row.pk for row in rows if mine.intersection(row.teams)]
+    matches = schedule(championship=championship, ids=theirs) if theirs else []
+    return [
+        Found(team=team, matches=[m for m in matches if m.side_of(team.pk) is not None])
+        for team in chosen
+    ]

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 
 from tournaments import live
 from tournaments.championships.words import words
 from tournaments.circuits import selectors as circuit_selectors
-from tournaments.live import public_page
+from tournaments.live import fragments, public_page
+from tournaments.models import Championship, Match
 from tournaments.people import history as people_history
 from tournaments.people import selectors as people_selectors
 from tournaments.ratings import selectors as rating_selectors
@@ -80,25 +82,57 @@ def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
 @public_page(lambda slug: live.page_topics(slug=slug))
 def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     """Every match of the current rounds by time and table, and ``?q=`` a team's or a
-    player's name, answered with the table(s) where it plays (a plain GET form)."""
+    player's name, answered with the table(s) where it plays (a plain GET form).
+
+    Every hand renews the page (its championship's topic); each match's row comes from
+    the cache while its match and the championship's names are unchanged, so a day of 200
+    tables draws one row again, not 200."""
     found = _championship(slug)
-    matches = stage_selectors.schedule(championship=found)
-    for shown in matches:
-        shown.round_title = shown.round.name_in(shown.stage)
+    rows = stage_selectors.schedule_rows(championship=found)
     query = request.GET.get("q", "").strip()[:QUERY_MAX]
     results = None
     if query:
-        results = stage_selectors.schedule_search(championship=found, matches=matches, query=query)
+        results = stage_selectors.schedule_search(championship=found, rows=rows, query=query)
+        for result in results:
+            _titled(result.matches)
     return render(
         request,
         "tournaments/schedule.html",
         {
             "championship": found,
             "words": words(found),
-            "matches": matches,
+            "rows": _schedule_rows(found, [row.pk for row in rows]),
             # Every match decided: the championship's last round, not one being played.
-            "playing": any(not shown.is_decided for shown in matches),
+            "playing": any(not row.decided for row in rows),
             "query": query,
             "results": results,
         },
+    )
+
+
+def _titled(matches: list[Match]) -> list[Match]:
+    for shown in matches:
+        shown.round_title = shown.round.name_in(shown.stage)
+    return matches
+
+
+def _schedule_rows(championship: Championship, ids: list[int]) -> list[str]:
+    """Each match of ``ids`` as its row of the schedule, in order (``pagecache.fragments``:
+    its topics are the match's and the championship's names, as a round's rows)."""
+
+    def render_rows(missing: list[int]) -> dict[int, str]:
+        shown = stage_selectors.schedule(championship=championship, ids=missing)
+        return {
+            match.pk: render_to_string(
+                "tournaments/_schedule_row.html", {"championship": championship, "match": match}
+            )
+            for match in _titled(shown)
+        }
+
+    slug = championship.slug
+    return fragments(
+        "schedule-row",
+        ids,
+        lambda pk: [live.structure_topic(slug), live.match_topic(pk)],
+        render_rows,
     )
