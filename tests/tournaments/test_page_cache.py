@@ -210,6 +210,39 @@ def test_the_schedule_draws_again_only_the_row_of_the_match_that_changed(
     assert section.count(match.team_a.name) == 1
 
 
+def test_the_schedules_search_follows_renamed_teams_and_hidden_surnames(client, leagues, commit):
+    """The names a search looks in are folded once and kept in the cache: a team renamed
+    is found by its new name at once, and a player who asks to be shown as "Ana R." is no
+    longer found by his surname."""
+    from tests.tournaments.factories import StaffFactory
+    from tournaments.people import services as people_services
+
+    league, _other = leagues
+    url = reverse("tournaments:schedule", args=[league["championship"].slug])
+    team = league["match"].team_a
+    player = team.memberships.select_related("player__person").first().player
+    player.person.name = player.name = "Begoña Martínez Soler"
+    player.person.save()
+    player.save()
+
+    def found(query: str) -> str:
+        page = client.get(url, {"q": query}).content.decode()
+        return page[page.index("schedule-found") : page.index("</section>")]
+
+    assert team.name not in found("Los Renombrados")
+    assert team.name in found("soler")
+    commit(championship_services.team_update, team=team, name="Los Renombrados")
+    assert "Los Renombrados" in found("renombrados")
+    commit(
+        people_services.person_update,
+        person=player.person,
+        by=StaffFactory(),
+        initial_only=True,
+    )
+    assert "Los Renombrados" not in found("soler")
+    assert "Begoña S." in found("begona")
+
+
 def test_a_round_keeps_its_names_and_current_round_until_a_result_changes_them(
     client, leagues, commit, referee, monkeypatch
 ):

@@ -16,8 +16,18 @@ from django.http import Http404
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
 from tournaments.formats import Bracket
-from tournaments.models import Championship, CheckIn, Match, Round, Stage, Team
-from tournaments.people.history import text_matches
+from tournaments.models import (
+    Championship,
+    CheckIn,
+    Match,
+    Membership,
+    Round,
+    Stage,
+    Team,
+    name_key,
+    public_name,
+)
+from tournaments.people.history import folded_matches
 from tournaments.standings.brackets import bracket_state
 
 
@@ -290,27 +300,43 @@ class Found:
     matches: list[Match]
 
 
+def schedule_names(*, championship: Championship) -> list[tuple[int, list[str]]]:
+    """Each team of ``championship`` that plays, in the teams' order, with the names a
+    search of the schedule looks in, folded (``name_key``): its own and its players'
+    public names ("Ana R.", never a hidden surname). Two queries and no model built: the
+    page keeps this in the cache until a name or a line-up changes."""
+    teams = championship.teams.playing().values_list("pk", "name")
+    names = {pk: [name_key(name)] for pk, name in teams}
+    players = Membership.objects.filter(team__in=list(names)).values_list(
+        "team", "player__name", "player__person__initial_only"
+    )
+    for team, name, initial_only in players:
+        names[team].append(name_key(public_name(name, initial_only=initial_only)))
+    return list(names.items())
+
+
 def schedule_search(
-    *, championship: Championship, rows: list[ScheduleRow], query: str
+    *,
+    championship: Championship,
+    rows: list[ScheduleRow],
+    names: list[tuple[int, list[str]]],
+    query: str,
 ) -> list[Found]:
-    """The championship's teams whose name, or a player's public name, has every word of
-    ``query`` (case and accents aside: "begona" finds Begoña), with their matches among
-    ``rows`` (:func:`schedule_rows`). Four queries at most. A player shown as "Ana R." is
-    found by what the public sees, never by her hidden surname."""
-    if not query.strip():
+    """The teams of ``names`` (:func:`schedule_names`) whose name, or a player's public
+    name, has every word of ``query`` (case and accents aside: "begona" finds Begoña),
+    with their matches among ``rows`` (:func:`schedule_rows`). Three queries at most, for
+    the teams found alone."""
+    chosen = [pk for pk, folded in names if folded_matches(query, folded)]
+    if not chosen:
         return []
-    teams = championship.teams.playing().prefetch_related(
+    found = Team.objects.filter(pk__in=chosen).prefetch_related(
         Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
     )
-    chosen = [
-        team
-        for team in teams
-        if text_matches(query, team.name, *(m.player.public_name for m in team.memberships.all()))
-    ]
-    mine = {team.pk for team in chosen}
+    teams = {team.pk: team for team in found}
+    mine = set(teams)
     theirs = [row.pk for row in rows if mine.intersection(row.teams)]
     matches = schedule(championship=championship, ids=theirs) if theirs else []
     return [
         Found(team=team, matches=[m for m in matches if m.side_of(team.pk) is not None])
-        for team in chosen
+        for team in (teams[pk] for pk in chosen if pk in teams)
     ]

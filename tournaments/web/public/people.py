@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from tournaments import live
 from tournaments.championships.words import words
 from tournaments.circuits import selectors as circuit_selectors
-from tournaments.live import fragments, public_page
+from tournaments.live import fragments, part, public_page
 from tournaments.models import Championship, Match
 from tournaments.people import history as people_history
 from tournaments.people import selectors as people_selectors
@@ -92,7 +92,17 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:QUERY_MAX]
     results = None
     if query:
-        results = stage_selectors.schedule_search(championship=found, rows=rows, query=query)
+        # Every distinct query is a page of its own: the names it looks in are folded once
+        # per change of the championship's names and line-ups, not at every search.
+        names = part(
+            "schedule-names",
+            found.pk,
+            [live.structure_topic(slug)],
+            lambda: stage_selectors.schedule_names(championship=found),
+        )
+        results = stage_selectors.schedule_search(
+            championship=found, rows=rows, names=names, query=query
+        )
         for result in results:
             _titled(result.matches)
     return render(
