@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from django.urls import ResolverMatch
+from django.urls import ResolverMatch, reverse
 
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.published_pages.conftest import _file
@@ -170,3 +170,36 @@ def test_another_release_starts_from_no_page(client, db, commit, pages):
     published.register("es/index.html", [topics.SITE], code="another release")
 
     assert not _file(pages, league["urls"]["match"]).exists()
+
+
+@pytest.mark.page_cache
+def test_a_result_puts_back_the_pages_the_hall_reads_before_the_teams_pages(
+    client, db, commit, pages, referee, monkeypatch
+):
+    """A result withdraws every team's page of the championship (each shows its
+    standing): past ``REPUBLISH_MAX`` the writer removes pages, and those must be the
+    teams' (read by few), never the championship's page or its standings, whose readers
+    would all reach Django until one of them is served."""
+    league = _league("Copa Rosario", commit)
+    slug = league["championship"].slug
+    teams = [
+        reverse("tournaments:team", args=[slug, pk])
+        for pk in league["championship"].teams.values_list("pk", flat=True)
+    ]
+    hall = [league["urls"][name] for name in ("championship", "standings", "round", "match")]
+    _warm(client, [*teams, *hall])
+    monkeypatch.setattr(pagecache, "REPUBLISH_MAX", len(hall))
+    match = league["match"]
+    for _chico in range(2):  # the second decides the match
+        commit(
+            result_services.hand_record,
+            match=match,
+            record=chico_hand(match, "A"),
+            recorded_by=referee,
+        )
+
+    match.refresh_from_db()
+    assert match.is_decided
+    assert {url: _file(pages, url).exists() for url in teams} == dict.fromkeys(teams, False)
+    for url in hall:
+        assert _file(pages, url).read_bytes() == client.get(url).content, url
