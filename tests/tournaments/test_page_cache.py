@@ -137,6 +137,21 @@ def test_a_deciding_hand_also_renews_the_standings_and_the_championship(
     assert standings.index(match.team_a.name) < standings.index(match.team_b.name)
 
 
+def _rows_drawn(monkeypatch, module, row_template: str) -> list[int]:
+    """The matches whose row ``module`` draws with ``row_template`` from now on, in
+    order (the list grows as they are drawn)."""
+    drawn = []
+    original = module.render_to_string
+
+    def spy(template, context=None, *args, **kwargs):
+        if template == row_template:
+            drawn.append(context["match"].pk)
+        return original(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(module, "render_to_string", spy)
+    return drawn
+
+
 def test_a_round_renders_again_only_the_row_of_the_match_that_changed(
     client, leagues, commit, referee, monkeypatch
 ):
@@ -144,15 +159,7 @@ def test_a_round_renders_again_only_the_row_of_the_match_that_changed(
     url = league["urls"]["round"]
     match = league["match"]
     _warm(client, [url])
-    drawn = []
-    original = public.render_to_string
-
-    def spy(template, context=None, *args, **kwargs):
-        if template == "tournaments/_match_row.html":
-            drawn.append(context["match"].pk)
-        return original(template, context, *args, **kwargs)
-
-    monkeypatch.setattr(public, "render_to_string", spy)
+    drawn = _rows_drawn(monkeypatch, public, "tournaments/_match_row.html")
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "B"), recorded_by=referee
     )
@@ -182,15 +189,7 @@ def test_the_schedule_draws_again_only_the_row_of_the_match_that_changed(
     )
     url = reverse("tournaments:schedule", args=[league["championship"].slug])
     _warm(client, [url])
-    drawn = []
-    original = people.render_to_string
-
-    def spy(template, context=None, *args, **kwargs):
-        if template == "tournaments/_schedule_row.html":
-            drawn.append(context["match"].pk)
-        return original(template, context, *args, **kwargs)
-
-    monkeypatch.setattr(people, "render_to_string", spy)
+    drawn = _rows_drawn(monkeypatch, people, "tournaments/_schedule_row.html")
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
     )
