@@ -234,18 +234,6 @@ def table_key(table: str) -> tuple[int, int, str]:
     return (1 if table else 2, 0, table)
 
 
-def _current_matches(championship: Championship) -> QuerySet[Match] | None:
-    """The matches of each stage's current round (byes aside), unordered; None before the
-    first round."""
-    current = current_rounds(championship=championship)
-    if not current:
-        return None
-    which = Q()
-    for stage_id, number in current.items():
-        which |= Q(stage_id=stage_id, round__number=number)
-    return Match.objects.filter(which, stage__championship=championship, team_b__isnull=False)
-
-
 def _schedule_order(scheduled_at: Any, table: str, stage_order: int, pk: int) -> tuple:
     """Where a match comes in the schedule: by time, then table (the hall's order)."""
     return (scheduled_at is None, scheduled_at or 0, table_key(table), stage_order, pk)
@@ -265,9 +253,13 @@ def schedule_rows(*, championship: Championship) -> list[ScheduleRow]:
     """Every match of each stage's current round (byes aside), by time, then table: where
     everyone plays now, without the matches themselves (their rows are drawn from the
     cache, ``schedule``'s matches only for the rows that changed). Two queries."""
-    matches = _current_matches(championship)
-    if matches is None:
+    current = current_rounds(championship=championship)
+    if not current:
         return []
+    which = Q()
+    for stage_id, number in current.items():
+        which |= Q(stage_id=stage_id, round__number=number)
+    matches = Match.objects.filter(which, stage__championship=championship, team_b__isnull=False)
     found = matches.order_by().values_list(
         "pk", "scheduled_at", "table", "stage__order", "status", "team_a", "team_b", "team_c"
     )

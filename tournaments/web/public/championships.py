@@ -15,6 +15,7 @@ alone.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -393,7 +394,6 @@ def round_matches(request: HttpRequest, slug: str, stage_id: int, number: int) -
 def match_rows(championship: Championship, vocabulary: Any, ids: list[int]) -> list[str]:
     """Each match of ``ids`` as its row of a list (``_match_card.html``), in order: from
     the cache while its match and the championship's names are unchanged."""
-    slug = championship.slug
 
     def render_rows(missing: list[int]) -> dict[int, str]:
         shown = _with_live_scores(list(stage_selectors.match_cards(ids=missing)))
@@ -405,12 +405,20 @@ def match_rows(championship: Championship, vocabulary: Any, ids: list[int]) -> l
             for match in shown
         }
 
-    return fragments(
-        "match-row",
-        ids,
-        lambda pk: [live.structure_topic(slug), live.match_topic(pk)],
-        render_rows,
-    )
+    return match_parts("match-row", championship, ids, render_rows)
+
+
+def match_parts(
+    name: str,
+    championship: Championship,
+    ids: list[int],
+    draw: Callable[[list[int]], dict[int, str]],
+) -> list[str]:
+    """One part of a page per match of ``ids``, in order (``pagecache.fragments``), each
+    kept while its match and the championship's names are unchanged; ``draw(missing)``
+    renders the missing ones (a round's rows, the schedule's)."""
+    slug = championship.slug
+    return fragments(name, ids, lambda pk: [live.structure_topic(slug), live.match_topic(pk)], draw)
 
 
 # Every table of the championship: a hand anywhere in it renews the board.

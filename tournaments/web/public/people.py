@@ -20,13 +20,13 @@ from django.template.loader import render_to_string
 from tournaments import live
 from tournaments.championships.words import words
 from tournaments.circuits import selectors as circuit_selectors
-from tournaments.live import fragments, part, public_page
+from tournaments.live import part, public_page
 from tournaments.models import Championship, Match
 from tournaments.people import history as people_history
 from tournaments.people import selectors as people_selectors
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.stages import selectors as stage_selectors
-from tournaments.web.public.championships import _championship
+from tournaments.web.public.championships import _championship, match_parts
 from tournaments.web.public.statistics import person_sections, team_section
 
 # A search longer than any name is cut: every distinct query is a page in the cache.
@@ -127,8 +127,8 @@ def _titled(matches: list[Match]) -> list[Match]:
 
 
 def _schedule_rows(championship: Championship, ids: list[int]) -> list[str]:
-    """Each match of ``ids`` as its row of the schedule, in order (``pagecache.fragments``:
-    its topics are the match's and the championship's names, as a round's rows)."""
+    """Each match of ``ids`` as its row of the schedule, in order, kept as a round's rows
+    are (``match_parts``)."""
 
     def render_rows(missing: list[int]) -> dict[int, str]:
         shown = stage_selectors.schedule(championship=championship, ids=missing)
@@ -139,10 +139,4 @@ def _schedule_rows(championship: Championship, ids: list[int]) -> list[str]:
             for match in _titled(shown)
         }
 
-    slug = championship.slug
-    return fragments(
-        "schedule-row",
-        ids,
-        lambda pk: [live.structure_topic(slug), live.match_topic(pk)],
-        render_rows,
-    )
+    return match_parts("schedule-row", championship, ids, render_rows)
