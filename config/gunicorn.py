@@ -26,3 +26,12 @@ class SecretHidingLogger(Logger):
 
 
 logger_class = SecretHidingLogger
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """Renew the published pages this worker left to the end of their moment
+    (``tournaments.live.renewing``) before it stops: a release or a restart must not leave
+    their files stale until their journals are recovered a minute later."""
+    from tournaments.live import renewing
+
+    renewing.later.now()

@@ -122,6 +122,10 @@ PAGE_CACHE = env.bool("PAGE_CACHE", default=True)
 # Where those pages are also written for the proxy to serve without Python (empty: they
 # are not; tournaments/live/published.py, `manage.py proxy_config`).
 PUBLISHED_PAGES_DIR = env.str("PUBLISHED_PAGES_DIR", default="")
+# A published page is renewed at once by a write, then at most once in this many seconds
+# (the writes meanwhile renewed together at its end; tournaments/live/renewing.py); 0: at
+# once after every write.
+PUBLISHED_RENEW_EVERY = env.int("PUBLISHED_RENEW_EVERY", default=1, minimum=0)
 
 # The live pages' sockets (Django Channels): what a write announces reaches every server
 # process through Redis; in memory (one process: runserver) when REDIS_URL is unset.

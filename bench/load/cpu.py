@@ -48,13 +48,32 @@ class CpuMiddleware:
             if not getattr(announce._after_response, "pending", None):
                 after()
                 return
-            queries, cpu, wall = [0], time.thread_time(), time.perf_counter()
-            with connection.execute_wrapper(_counting(queries)):
-                after()
-            cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
-            self._add("after the answer (pages rendered again, broadcast)", cpu, wall, queries[0])
+            self._measure("after the answer (pages rendered again, broadcast)", after)
 
         announce._run_after_response = measured_after
+        # The pages renewed at the end of their moment (tournaments/live/renewing.py), by a
+        # thread of the process outside any request: measured apart too. (The code before
+        # it renewed each page after every write's answer.)
+        try:
+            from tournaments.live import renewing
+        except ImportError:
+            return
+        renew = renewing.later.renew
+
+        def measured_renew(pages: list[str], *args: Any) -> None:
+            if not pages:
+                renew(pages, *args)
+                return
+            self._measure("renewed at a moment's end (its thread)", lambda: renew(pages, *args))
+
+        renewing.later.renew = measured_renew
+
+    def _measure(self, kind: str, work: Callable[[], None]) -> None:
+        queries, cpu, wall = [0], time.thread_time(), time.perf_counter()
+        with connection.execute_wrapper(_counting(queries)):
+            work()
+        cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+        self._add(kind, cpu, wall, queries[0])
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         queries = [0]

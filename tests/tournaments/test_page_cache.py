@@ -27,13 +27,13 @@ from tournaments.web.public import championships as public
 pytestmark = pytest.mark.page_cache
 
 
-def _league(name: str, commit) -> dict:
+def _league(name: str, commit, teams: int = 4) -> dict:
     championship = ChampionshipFactory(name=name, status=Championship.Status.RUNNING)
-    for _ in range(4):
+    for _ in range(teams):
         TeamFactory(championship=championship)
     stage = commit(stage_services.stage_create, championship=championship, format="round_robin")
-    first, second = commit(stage_services.round_generate, stage=stage)
-    for match in (first, second):
+    first, second, *_others = matches = commit(stage_services.round_generate, stage=stage)
+    for match in matches:
         commit(result_services.match_start, match=match)
     slug = championship.slug
     return {

@@ -23,7 +23,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from tournaments.live import pagecache, published, versions
+from tournaments.live import published, renewing, versions
 from tournaments.live.topics import (
     MATCH_PEOPLE_CHANGES,
     MESSAGE_TYPE,
@@ -202,8 +202,9 @@ def on_changed(
 
 def _renew_and_broadcast(renewal: published.Renewal, topics: list[str], what: str) -> None:
     if renewal.journals:
-        # Before the broadcast: the open pages refetch what the proxy now serves.
-        pagecache.republish(renewal)
+        # Before the broadcast: the open pages refetch what the proxy now serves (or, for a
+        # page left to the end of its moment, are told again then: ``renewing``).
+        renewing.republish(renewal, topics)
     try:
         broadcast(topics, what=what)
     except Exception:
@@ -238,6 +239,17 @@ class _Failures:
 
 
 _broadcast_failures = _Failures(every=60.0)
+
+
+def _tell_renewed(topics: list[str]) -> None:
+    """Tell the open pages renewed at the end of their moment (``renewing``)."""
+    try:
+        broadcast(topics, what="renewed")
+    except Exception:
+        _broadcast_failures.log("renewed", topics)
+
+
+renewing.later.tell = _tell_renewed
 
 
 # What the writes of the request this thread serves left to do: the published pages to

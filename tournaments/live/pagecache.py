@@ -304,9 +304,10 @@ def _publish(
     return True
 
 
-# The pages a write withdrew are rendered again by the writer, at once, at most this many
-# (the rest are removed, for their next reader to render): until a busy page is back in
-# place, every reader of it would reach Django, queued behind the day's writes.
+# The pages a write withdrew are rendered again by the writer (``renewing.republish``), at
+# most this many (the rest are removed, for their next reader to render): until a busy
+# page is back in place, every reader of it would reach Django, queued behind the day's
+# writes.
 REPUBLISH_MAX = 12
 # On a busy day a round changes several times a second: its renderer may have to start
 # again once or twice before its page is current when put in place.
@@ -331,7 +332,7 @@ def _reader_request(path: str) -> HttpRequest:
     )
 
 
-def _render_again(relative: str) -> bool:
+def render_again(relative: str) -> bool:
     """Render the published page at ``relative`` as an anonymous reader in its language
     would, replacing its file: whether it was (not when gone, 404, or failing)."""
     language, _slash, rest = relative.partition("/")
@@ -361,37 +362,6 @@ def _render_again(relative: str) -> bool:
     finally:
         _renewing.reset(token)
     return False
-
-
-@functools.lru_cache(maxsize=4096)  # a path's answer holds while the process runs
-def _one_readers(relative: str) -> bool:
-    """Whether the published page at ``relative`` is one team's or one person's (a topic
-    of its own, ``t.`` or ``p.``), read by few, rather than one the whole hall reads."""
-    _language, _slash, rest = relative.partition("/")
-    try:
-        found = resolve("/" + rest.removesuffix(published.PAGE_FILE))
-    except Resolver404:
-        return True
-    topics = getattr(found.func, "page_topics", None)
-    if topics is None:
-        return True
-    return any(topic.startswith(("t.", "p.")) for topic in topics(**found.kwargs))
-
-
-def republish(renewal: published.Renewal) -> None:
-    """Renew the pages a write withdrew (``published.withdraw``): each rendered again, or
-    removed.
-
-    The pages the hall reads come first: a result withdraws every team's page of its
-    championship (each shows its standing), hundreds on a big day, and the championship's
-    page and standings must not be among those removed past ``REPUBLISH_MAX``, for then
-    every one of their readers reaches Django until one of them is served.
-    """
-    pages = sorted(renewal.pages, key=_one_readers)
-    for index, relative in enumerate(pages):
-        if index >= REPUBLISH_MAX or not _render_again(relative):
-            published.remove(relative)
-    renewal.done()
 
 
 def public_page(topics: Callable[..., list[str]]) -> Callable:
@@ -461,7 +431,7 @@ def public_page(topics: Callable[..., list[str]]) -> Callable:
             return _mark(response, etag)
 
         wrapper.uncached = view  # the bench's baseline wraps the bare view in cache_page
-        wrapper.page_topics = topics  # which pages a renewal puts back first (republish)
+        wrapper.page_topics = topics  # which pages a renewal puts back first (renewing)
         return wrapper
 
     return decorate

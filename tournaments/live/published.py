@@ -6,8 +6,10 @@ written to ``<dir>/pages/<language><path>index.html``, and registered under each
 topics as an empty file ``<dir>/topics/<topic>/<its path>``. A write bumps its topics'
 versions and then withdraws them (:func:`withdraw`, called by ``announce.bump``): each topic's
 folder is moved to ``<dir>/renewing``, and the write renders every page registered there
-again (``pagecache.republish``), replacing its file whole, or deletes it, as soon as it
-has answered (``announce.request_finished``). So a file is older than the cache only for the
+again (``renewing.republish``), replacing its file whole, or deletes it, as soon as it
+has answered (``announce.request_finished``); a page renewed in the last
+``PUBLISHED_RENEW_EVERY`` seconds is renewed at the end of that moment instead, once for
+all its writes. So a file is older than the cache only for that moment and the
 milliseconds a page takes to render, and readers never wait on Django for a busy page.
 
 The writer's side of that promise (``pagecache``): register the page under its topics,

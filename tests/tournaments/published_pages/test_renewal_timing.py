@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.published_pages.conftest import _file
 from tests.tournaments.test_page_cache import _league
-from tournaments.live import announce, pagecache, published
+from tournaments.live import announce, pagecache, published, renewing
 from tournaments.models import HandDraft, Match
 from tournaments.results import drafts
 from tournaments.results import services as result_services
@@ -125,10 +125,10 @@ def test_renewals_left_by_a_request_never_closed_are_done_by_the_next_one(
     assert b'data-games-side="A">1</span>' in _file(pages, url).read_bytes()
 
     # A renewal that fails after the answer is logged, never raised into the server.
-    def failing(renewal):
+    def failing(renewal, topics):
         raise OSError("disk full")
 
-    monkeypatch.setattr(pagecache, "republish", failing)
+    monkeypatch.setattr(renewing, "republish", failing)
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
     )
@@ -147,13 +147,13 @@ def test_readers_keep_the_old_page_until_the_write_replaces_it(
     url = league["urls"]["match"]
     old = client.get(url).content
     seen = []
-    original = pagecache._render_again
+    original = pagecache.render_again
 
     def render_again(relative):
         seen.append(_file(pages, url).read_bytes() if _file(pages, url).exists() else None)
         return original(relative)
 
-    monkeypatch.setattr(pagecache, "_render_again", render_again)
+    monkeypatch.setattr(pagecache, "render_again", render_again)
     match = league["match"]
     commit(
         result_services.hand_record, match=match, record=chico_hand(match, "A"), recorded_by=referee
