@@ -16,7 +16,8 @@ reads that match's public page (renewed by the tap) and then again (from the cac
 after every save the match page and the round (both renewed), then the round, the
 standings, the championship and home pages from the cache. The players' statistics and
 schedule pages are read after every tap and save too (``statistics after a tap``:
-rendered again if the write renewed them, else from the cache). Printed: per kind, the median
+rendered again if the write renewed them, else from the cache); then ``--hands`` teams'
+personal links, and the team and person pages their phones read first. Printed: per kind, the median
 and p90 milliseconds, the CPU time, the queries per request, and the cores the day's
 offered rate of it takes (``--rates`` from the load run: taps, saves and page reads per
 second). ``--profile tap,save`` adds a cProfile of those kinds, ``--sql tap`` prints the
@@ -257,6 +258,17 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
             costs.measure(f"{name} after a save", public.get, url)
         for url in (round_page, f"{stage}standings/", base, "/"):
             costs.measure("page from the cache", public.get, url)
+    # The players' phones: their team's link (personal, never cached), and the team and
+    # person pages each reads first (rendered: a page nobody read yet).
+    phone = Client()  # one client: a Client per request would set up the middleware anew
+    for team in data["teams"][:hands]:
+        for kind, client, url in (
+            ("link page", phone, f"{base}team/{team['token']}/"),
+            ("team page first render", public, f"{base}teams/{team['team']}/"),
+            ("person page first render", public, f"/people/{team['people'][0]}/"),
+        ):
+            if costs.measure(kind, client.get, url).status_code != 200:
+                raise SystemExit(f"costs.py: {url} did not answer 200")
     return costs
 
 

@@ -66,24 +66,28 @@ def _one_readers(relative: str) -> bool:
     return topics is None or any(topic.startswith(("t.", "p.")) for topic in topics)
 
 
-def _starts_moment(relative: str, every: int) -> bool:
-    """Whether this renewal of the page is the first of a moment (renewed at once)."""
+NOW, LATER, TAKEN = "now", "later", "taken"
+
+
+def _when(relative: str, every: int) -> str:
+    """When this write renews the page: ``NOW`` (the first of a moment), ``LATER`` (at the
+    moment's end, this process), or ``TAKEN`` (another write renews it then).
+
+    A key found neither added nor there is the cache away (``config.cache`` answers every
+    call as a miss): the page is renewed at once, as each write did before, rather than
+    left to a moment nobody can mark.
+    """
     if not every:
-        return True
+        return NOW
     try:
-        return cache.add(RENEWED + relative, 1, every)
+        if cache.add(RENEWED + relative, 1, every) or cache.get(RENEWED + relative) is None:
+            return NOW
+        if cache.add(DUE + relative, 1, every + DUE_SLACK):
+            return LATER
+        return TAKEN if cache.get(DUE + relative) is not None else NOW
     except Exception:
-        # The cache unreachable: renewed at once, as each write did before.
         logger.warning("published: no cache to coalesce the renewal of %s", relative)
-        return True
-
-
-def _takes_moments_end(relative: str, every: int) -> bool:
-    """Whether this process renews the page at the moment's end (no other one took it)."""
-    try:
-        return cache.add(DUE + relative, 1, every + DUE_SLACK)
-    except Exception:
-        return True
+        return NOW
 
 
 def republish(renewal: published.Renewal, topics: Iterable[str] = ()) -> None:
@@ -100,15 +104,13 @@ def republish(renewal: published.Renewal, topics: Iterable[str] = ()) -> None:
     deferred: dict[str, set[str]] = {}
     pages = sorted(renewal.pages, key=_one_readers)
     for index, relative in enumerate(pages):
-        if index >= pagecache.REPUBLISH_MAX:
-            published.remove(relative)
-        elif _starts_moment(relative, every):
-            if not pagecache.render_again(relative):
-                published.remove(relative)
-        elif _takes_moments_end(relative, every):
+        when = _when(relative, every) if index < pagecache.REPUBLISH_MAX else None
+        if when == LATER:
             deferred[relative] = changed.intersection(page_topics(relative) or ())
-        # else another write took the moment's end: the page is renewed then, with this
-        # write in it (it reads the versions when it renders).
+        elif when is None or (when == NOW and not pagecache.render_again(relative)):
+            published.remove(relative)
+        # TAKEN: another write renews the page at the moment's end, with this write in it
+        # (it reads the versions when it renders).
     if deferred:
         later.add(deferred, renewal, every)
     else:

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import BooleanField, ExpressionWrapper, Prefetch, prefetch_related_objects
 
 from tournaments.formats.elimination import Bracket, Section
@@ -169,16 +170,40 @@ def current_placements(*, championships: Iterable[Championship]) -> CurrentPlace
     result: dict[int, dict[int, Placement]] = {}
     for championship_id, championship in by_id.items():
         snapshot = stored.get(championship_id)
-        if snapshot is not None and snapshot.versions == _versions(
-            of_championship[championship_id]
-        ):
+        versions = _versions(of_championship[championship_id])
+        if snapshot is not None and snapshot.versions == versions:
             placements = [Placement.from_row(row) for row in snapshot.rows]
         else:
-            placements = championship_placements(
-                championship=championship, stages=of_championship[championship_id]
-            )
+            placements = _computed(championship, of_championship[championship_id], versions)
         result[championship_id] = {p.team_id: p for p in placements}
     return CurrentPlacements(by_championship=result, stages={s.pk: s for s in stages})
+
+
+# The placements computed for a championship whose stored ones are stale, kept under its
+# stages' versions: until the standings' refresh stores them (at the next result, or never
+# while no match is decided), every page of its people would compute them again (the whole
+# field's standings, tens of milliseconds for 400 teams). Computed after the versions were
+# read, they reflect at least those results, as a stored snapshot does.
+_COMPUTED = "placements:1:"
+COMPUTED_TIMEOUT = 3600
+
+
+def _computed(
+    championship: Championship, stages: Sequence[Stage], versions: dict[str, int]
+) -> list[Placement]:
+    # Its creation's instant too: ids come again in another database on the same cache (a
+    # test's, rolled back; a copy restored), never with the same instant.
+    created = championship.__dict__.get("created_at")
+    if created is None:  # not read with it: computed, not worth a query
+        return championship_placements(championship=championship, stages=stages)
+    stamp = ",".join(f"{stage}={version}" for stage, version in sorted(versions.items()))
+    key = f"{_COMPUTED}{championship.pk}:{created.timestamp()}:{stamp}"
+    rows = cache.get(key)
+    if rows is None:
+        placements = championship_placements(championship=championship, stages=stages)
+        cache.set(key, [placement.to_row() for placement in placements], COMPUTED_TIMEOUT)
+        return placements
+    return [Placement.from_row(row) for row in rows]
 
 
 def stage_versions(*, championship: Championship) -> dict[str, int]:
@@ -218,7 +243,8 @@ def _stage_order(stage: Stage, ranks: _Ranks) -> tuple[list[list[int]], dict[int
     elif not order:
         order = _ranked(ranks(stage))
     # A team of the stage the reads above missed (none should be): last, together.
-    missing = [t for t in teams if t not in {x for group in order for x in group}]
+    ordered = {team_id for equals in order for team_id in equals}
+    missing = [t for t in teams if t not in ordered]
     if missing:
         order.append(missing)
     order = [kept for equals in order if (kept := [t for t in equals if t in playing])]

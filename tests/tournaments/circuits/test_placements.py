@@ -4,8 +4,9 @@ services (results from hands)."""
 import pytest
 
 from tests.tournaments.conftest import play
-from tournaments.models import Match
+from tournaments.models import Championship, Match, PlacementSnapshot
 from tournaments.stages import services as stage_services
+from tournaments.standings import placements
 from tournaments.standings.placements import championship_placements
 
 
@@ -182,3 +183,41 @@ def test_a_team_out_is_not_placed(championship, make_teams, status):
     assert teams[3].pk not in {
         p.team_id for p in championship_placements(championship=championship)
     }
+
+
+def test_placements_computed_while_none_are_stored_are_computed_once_per_result(
+    championship, make_teams, monkeypatch
+):
+    """Before the first result's refresh stores them (or while it is queued), every page of
+    the championship's people asked for them: computed once for the results as they are,
+    again once a result changes them."""
+    teams = make_teams(championship, 4)
+    stage = stage_services.stage_create(
+        championship=championship, format="swiss", settings={"rounds": 2}
+    )
+    first, _second = stage_services.round_generate(stage=stage)
+    computed = []
+    original = placements.championship_placements
+
+    def counted(**kwargs):
+        computed.append(kwargs["championship"].pk)
+        return original(**kwargs)
+
+    monkeypatch.setattr(placements, "championship_placements", counted)
+
+    def current():
+        PlacementSnapshot.objects.filter(championship=championship).delete()  # none stored
+        found = Championship.objects.get(pk=championship.pk)
+        return placements.current_placements(championships=[found]).by_championship[found.pk]
+
+    before = current()
+    assert current() == before
+    assert computed == [championship.pk]
+    assert set(before) == {team.pk for team in teams}
+
+    play(first, first.team_a)
+    after = current()
+    assert computed == [championship.pk] * 2
+    assert after[first.team_a.pk].place < after[first.team_b.pk].place
+    assert current() == after
+    assert len(computed) == 2

@@ -130,3 +130,37 @@ def test_a_round_written_at_every_table_at_once_is_renewed_once_a_moment(
     # One render to start the moment, one at the end of each moment the writes spanned.
     assert moment["rendered"].count(_relative(round_url)) <= 2 + int(written)
     assert list((pages.parent / "renewing").iterdir()) == []
+
+
+class _Away:
+    """The cache as ``config.cache`` answers while Redis is away: every call a miss."""
+
+    def add(self, *args, **kwargs) -> bool:
+        return False
+
+    def get(self, *args, **kwargs) -> None:
+        return None
+
+    def set(self, *args, **kwargs) -> None:
+        pass
+
+    def delete(self, *args, **kwargs) -> None:
+        pass
+
+
+@pytest.mark.page_cache
+def test_with_no_cache_to_mark_a_moment_every_write_renews_its_pages_at_once(
+    client, db, commit, pages, referee, moment, monkeypatch
+):
+    """A moment nobody can mark is no moment: left to its end, the page would be left to
+    nobody (its registration withdrawn, its file stale for good)."""
+    league = _league("Copa Rosario", commit)
+    match_url = league["urls"]["match"]
+    _warm(client, [match_url])
+    monkeypatch.setattr(renewing, "cache", _Away())
+    match = league["match"]
+    for side in "AB":
+        commit(_record, match=match, side=side, referee=referee)
+        assert f'data-games-side="{side}">1</span>'.encode() in _file(pages, match_url).read_bytes()
+    assert moment["rendered"].count(_relative(match_url)) == 2
+    assert renewing.later.due == {}
