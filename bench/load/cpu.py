@@ -25,6 +25,8 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 
 WRITE_EVERY = 2.0  # seconds
+# A kind measured inside another (a page renewed, inside the work after a write's answer).
+INSIDE = "· renewed: "
 
 
 class CpuMiddleware:
@@ -51,6 +53,31 @@ class CpuMiddleware:
             self._measure("after the answer (pages rendered again, broadcast)", after)
 
         announce._run_after_response = measured_after
+        # Each page renewed, by its view: where the two kinds above (and below) go. Listed
+        # apart (``INSIDE``), out of the total: their time is in those kinds already.
+        from django.urls import Resolver404, resolve
+
+        from tournaments.live import pagecache
+
+        # (``_render_again`` in the code before the renewals' moments.)
+        renders = "render_again" if hasattr(pagecache, "render_again") else "_render_again"
+        render_again = getattr(pagecache, renders)
+
+        def measured_render(relative: str) -> bool:
+            try:
+                name = resolve("/" + relative.partition("/")[2].removesuffix("index.html"))
+                kind = f"{INSIDE}{name.view_name}"
+            except Resolver404:
+                kind = f"{INSIDE}?"
+            done = [False]
+
+            def work() -> None:
+                done[0] = render_again(relative)
+
+            self._measure(kind, work)
+            return done[0]
+
+        setattr(pagecache, renders, measured_render)
         # The pages renewed at the end of their moment (tournaments/live/renewing.py), by a
         # thread of the process outside any request: measured apart too. (The code before
         # it renewed each page after every write's answer.)
@@ -140,7 +167,7 @@ def table(before: dict[str, list[float]], after: dict[str, list[float]], seconds
         n, cpu, wall, queries = (values[i] - start[i] for i in range(4))
         if n > 0:
             rows.append((kind, n, cpu, wall, queries))
-    total = sum(row[2] for row in rows) or 1.0
+    total = sum(row[2] for row in rows if not row[0].startswith(INSIDE)) or 1.0
     lines = [
         "| request | per second | CPU ms each | wall ms each | queries each | CPU share |",
         "|---|---:|---:|---:|---:|---:|",
@@ -151,4 +178,8 @@ def table(before: dict[str, list[float]], after: dict[str, list[float]], seconds
             f"| {queries / n:.1f} | {100 * cpu / total:.0f} % |"
         )
     lines.append(f"| **all: cores of Django work** | | **{total / seconds:.2f}** | | | |")
+    lines.append(
+        f"\n(Rows starting with {INSIDE.strip()!r} are inside the work after the answer "
+        "or the moment's end, and out of the total.)"
+    )
     return "\n".join(lines)

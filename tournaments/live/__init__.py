@@ -21,9 +21,12 @@ for the proxy, told by a socket when they change.
   showing the change miss. Versions are never made up: the cache unreachable, the pages
   are rendered from the database, uncached and unpublished.
 - ``pagecache``: the ``public_page`` decorator (whole pages, ETags, one renderer per page
-  after a change), ``fragments`` and ``part`` (parts of pages by their own topics), and
-  the renewal of published files (rendered again as an anonymous reader, checked against
-  the versions before and after it is put in place).
+  after a change), ``fragments`` and ``part`` (parts of pages by their own topics),
+  ``by_content`` (parts kept by what they show: a big table's rows), and the rendering
+  of published files again (as an anonymous reader, checked against the versions before
+  and after it is put in place).
+- ``renewing``: which pages a write renders again at once, and which once at the end of
+  a moment, for all its writes (``PUBLISHED_RENEW_EVERY``).
 - ``published``: the files for nginx (``PUBLISHED_PAGES_DIR``), registered under their
   topics, withdrawn by a bump, renewed or deleted.
 - ``announce``: the receiver of ``tournaments.signals.changed`` (sent on commit): bump,
@@ -31,15 +34,16 @@ for the proxy, told by a socket when they change.
   while the cache was away are bumped again when it answers.
 - ``consumers``: the socket (``/ws/live/?topics=...``), read-only.
 
-The modules import one way: ``announce`` → ``pagecache`` → ``versions``, ``published``,
-``topics`` (and ``consumers`` → ``topics``); an import-linter contract keeps it so.
+The modules import one way: ``announce`` → ``renewing`` → ``pagecache`` → ``versions``,
+``published``, ``topics`` (and ``consumers`` → ``topics``); an import-linter contract
+keeps it so.
 Pages and services use this front door only: services announce through
 ``tournaments.signals.announce`` and never import this package.
 """
 
 from __future__ import annotations
 
-from tournaments.live.pagecache import code_version, fragments, part, public_page
+from tournaments.live.pagecache import by_content, code_version, fragments, part, public_page
 from tournaments.live.topics import (
     PEOPLE,
     RATINGS,
@@ -64,6 +68,7 @@ __all__ = [
     "PEOPLE",
     "RATINGS",
     "SITE",
+    "by_content",
     "championship_topic",
     "changed_topics",
     "circuit_topic",

@@ -55,8 +55,9 @@ WAIT_STEP = 0.01
 # page is about 20 KB): every table's page of a 200-table day, and the rest.
 RECENT_PAGES = 400
 # The same for the parts of pages: the rows of a round of 200 tables and more (about
-# 1 KB each); read from the shared cache, they were most of the cost of that page.
-RECENT_PARTS = 2000
+# 1 KB each), and of the statistics' tables (600 rows for 400 teams, in each language);
+# read from the shared cache, they were most of the cost of those pages.
+RECENT_PARTS = 4000
 # The deployed code is part of every key: a new release never serves a page rendered by
 # the old templates (its static file names, its translations).
 _CODE_SOURCES = ("templates", "static", "locale", "tournaments", "config")
@@ -239,6 +240,42 @@ def fragments(
     _recent_parts.put_many(shared)
     # Rendered here by our own templates (escaped there), then kept as they were.
     return [mark_safe(stored[keys[pk]]) for pk in ids if keys[pk] in stored]
+
+
+def by_content(
+    name: str, contents: Sequence[str], render: Callable[[list[int]], dict[int, str]]
+) -> list[str]:
+    """The parts of a page kept by what they show, one per item of ``contents``, each the
+    whole of what its part shows as text (its values, its names, its links' keys): a part
+    is rendered only when none with the same content was, in the reader's language.
+
+    For the rows of a big table that changes a few rows at a time and follows no topic of
+    its own (the statistics' 600 rows: a hand changes those of two teams and their
+    players, and the page was most of a save's renewal). ``render(indexes)`` renders the
+    parts missing, as HTML, by their index in ``contents``.
+    """
+    if not settings.PAGE_CACHE:
+        rendered = render(list(range(len(contents))))
+        return [mark_safe(rendered[index]) for index in range(len(contents))]
+    prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
+    keys = [
+        FRAGMENT_PREFIX + hashlib.sha1((prefix + content).encode()).hexdigest()
+        for content in contents
+    ]
+    stored = _recent_parts.get_many(keys)
+    elsewhere = list(dict.fromkeys(key for key in keys if key not in stored))
+    shared = cache.get_many(elsewhere) if elsewhere else {}
+    stored.update(shared)
+    missing = [index for index, key in enumerate(keys) if key not in stored]
+    if missing:
+        rendered = render(missing)
+        fresh = {keys[index]: rendered[index] for index in missing}
+        cache.set_many(fresh, PAGE_TIMEOUT)
+        stored.update(fresh)
+        shared.update(fresh)
+    _recent_parts.put_many(shared)
+    # Rendered here by our own templates (escaped there), then kept as they were.
+    return [mark_safe(stored[key]) for key in keys]
 
 
 def part(name: str, pk: int | str, topics: list[str], build: Callable[[], Any]) -> Any:

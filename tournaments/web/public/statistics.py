@@ -17,6 +17,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -192,6 +193,34 @@ def table_rows(rows: list[Any], columns: list[Column]) -> list[tuple[Any, list[A
     return [(row, [column.cell(row.totals) for column in columns]) for row in rows]
 
 
+def _drawn_rows(
+    kind: str, championship: Championship, rows: list[tuple[Any, list[Any]]]
+) -> list[str]:
+    """The statistics table's rows (``kind``: "team" or "person") as HTML, each kept while
+    what it shows is unchanged (``live.by_content``): a hand changes the rows of its two
+    teams and their players, and the other 600 of a 400-team championship were drawn again
+    at every renewal of the page (most of its time)."""
+
+    def content(row: Any, cells: list[Any]) -> str:
+        if kind == "team":
+            shown = (championship.slug, row.team.pk, row.team.name)
+        else:
+            shown = (row.person_id, row.name, row.team.name if row.team else "")
+        return repr((*shown, cells))
+
+    def draw(indexes: list[int]) -> dict[int, str]:
+        return {
+            index: render_to_string(
+                "tournaments/_statistics_row.html",
+                {"kind": kind, "row": rows[index][0], "cells": rows[index][1],
+                 "championship": championship},
+            )
+            for index in indexes
+        }  # fmt: skip
+
+    return live.by_content(f"statistics-{kind}", [content(*row) for row in rows], draw)
+
+
 @dataclass(frozen=True)
 class Section:
     """A person's (in one rules family) or a team's statistics section: the sums, their
@@ -246,8 +275,8 @@ def championship_statistics(request: HttpRequest, slug: str) -> HttpResponse:
             "chart": points_chart(statistics.totals, labels),
             "items": items,
             "columns": columns,
-            "team_rows": table_rows(statistics.teams, columns),
-            "people_rows": table_rows(statistics.people, columns),
+            "team_rows": _drawn_rows("team", found, table_rows(statistics.teams, columns)),
+            "people_rows": _drawn_rows("person", found, table_rows(statistics.people, columns)),
         },
     )
 
