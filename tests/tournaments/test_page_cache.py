@@ -12,7 +12,6 @@ import re
 
 import pytest
 from django.db import connection
-from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -535,46 +534,3 @@ def test_parts_once_read_come_from_this_process_until_they_change(db, monkeypatc
     assert again[1] != first[1]
     assert rendered == [1, 2, 3, 2]
     assert len(asked) == 1 and len(asked[0]) == 1  # only the changed row was looked for
-
-
-def test_the_statistics_draw_again_only_the_rows_a_hand_changed(
-    client, leagues, commit, referee, monkeypatch
-):
-    """Every hand renews the statistics page; of its tables' rows (a team's, a player's),
-    only those of the hand's two teams and their players are drawn again, in the page
-    as every other row is, and the page is the one a fresh render gives."""
-    from tournaments.web.public import statistics
-
-    league, _other = leagues
-    first = league["match"]
-    second = league["stage"].matches.exclude(pk=first.pk).get(round__number=1)
-    for match in (first, second):
-        commit(
-            result_services.hand_record,
-            match=match,
-            record=chico_hand(match, "A"),
-            recorded_by=referee,
-        )
-    url = reverse("tournaments:statistics", args=[league["championship"].slug])
-    before = client.get(url).content.decode()
-    drawn: list[tuple[str, int]] = []
-    original = statistics.render_to_string
-
-    def spy(template, context=None, *args, **kwargs):
-        if template == "tournaments/_statistics_row.html":
-            drawn.append((context["kind"], context["row"].team.pk))
-        return original(template, context, *args, **kwargs)
-
-    monkeypatch.setattr(statistics, "render_to_string", spy)
-    commit(
-        result_services.hand_record, match=first, record=chico_hand(first, "B"), recorded_by=referee
-    )
-
-    page = client.get(url).content.decode()
-    players = sum(team.memberships.count() for team in (first.team_a, first.team_b))
-    assert sorted(kind for kind, _team in drawn) == ["person"] * players + ["team"] * 2
-    assert {team for _kind, team in drawn} == {first.team_a_id, first.team_b_id}
-    # Two header rows, then every team's and every player's of the four teams.
-    assert page.count("<tr>") == before.count("<tr>") == 2 + 4 + 2 * players
-    with override_settings(PAGE_CACHE=False):  # every row drawn afresh
-        assert client.get(url).content.decode() == page
