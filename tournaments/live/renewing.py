@@ -192,6 +192,7 @@ class _Later:
 
     def renew(self, pages: list[str], topics: set[str], finished: list[published.Renewal]) -> None:
         every = settings.PUBLISHED_RENEW_EVERY
+        failed = False
         try:
             for relative in sorted(pages, key=_one_readers):
                 # The moment's end taken back first: a write after the page is registered
@@ -208,11 +209,13 @@ class _Later:
                 # Their readers refetched on the write's message and got the old file.
                 self.tell(sorted(topics))
         except Exception:
-            # Never raised into the thread: the journals left are recovered, their pages
-            # removed, and rendered by their next readers.
+            # Never raised into the thread. The journals are kept: recovered a minute later
+            # (``published.RECOVER_AFTER``), their pages are removed, and rendered by their
+            # next readers.
+            failed = True
             logger.exception("published: renewal of %d pages at their moment's end", len(pages))
         finally:
-            for renewal in finished:
+            for renewal in [] if failed else finished:
                 renewal.done()
             with self.condition:
                 self.renewing -= 1

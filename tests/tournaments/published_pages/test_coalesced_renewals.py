@@ -13,7 +13,7 @@ from django.db import connection, connections
 from tests.tournaments.conftest import chico_hand
 from tests.tournaments.published_pages.conftest import _file
 from tests.tournaments.test_page_cache import _league, _warm
-from tournaments.live import pagecache, renewing, topics
+from tournaments.live import pagecache, published, renewing, topics
 from tournaments.models import Match
 from tournaments.results import services as result_services
 
@@ -130,6 +130,34 @@ def test_a_round_written_at_every_table_at_once_is_renewed_once_a_moment(
     # One render to start the moment, one at the end of each moment the writes spanned.
     assert moment["rendered"].count(_relative(round_url)) <= 2 + int(written)
     assert list((pages.parent / "renewing").iterdir()) == []
+
+
+@pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
+def test_a_renewal_failing_at_the_moments_end_leaves_its_pages_to_the_recovery(
+    client, pages, referee, moment, monkeypatch
+):
+    """Its journal is kept, not finished as if the page were renewed: the next withdrawal
+    after ``RECOVER_AFTER`` removes the stale file, for its next reader to render."""
+    league = _league("Copa Rosario", lambda write, **kwargs: write(**kwargs))
+    match_url = league["urls"]["match"]
+    _warm(client, [match_url])
+    match = league["match"]
+    _record(match, "A", referee)  # renewed at once
+
+    def broken(relative: str) -> bool:
+        raise RuntimeError("the disk is gone")
+
+    monkeypatch.setattr(pagecache, "render_again", broken)
+    _record(match, "B", referee)  # left to the moment's end, which fails
+    assert renewing.later.settled(WITHIN)
+    assert b'data-games-side="B">1</span>' not in _file(pages, match_url).read_bytes()
+    assert list((pages.parent / "renewing").iterdir()) != []
+
+    monkeypatch.setattr(published, "RECOVER_AFTER", 0)
+    published.withdraw([topics.SITE])  # any later write's withdrawal recovers it
+    assert not _file(pages, match_url).exists()
+    assert b'data-games-side="B">1</span>' in client.get(match_url).content
 
 
 class _Away:
