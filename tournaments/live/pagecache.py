@@ -226,8 +226,16 @@ def fragments(
     if keys is None:
         rendered = render(list(ids))
         return [mark_safe(rendered[pk]) for pk in ids if pk in rendered]
+    return _kept(ids, keys, render)
+
+
+def _kept(
+    ids: Sequence[Any], keys: dict[Any, str], render: Callable[[list[Any]], dict[Any, str]]
+) -> list[str]:
+    """The parts of ``ids`` under their ``keys``: from this process's memory, else the
+    shared cache, else rendered (the missing ones in one go) and kept in both."""
     stored = _recent_parts.get_many(list(keys.values()))
-    elsewhere = [key for key in keys.values() if key not in stored]
+    elsewhere = list(dict.fromkeys(key for key in keys.values() if key not in stored))
     shared = cache.get_many(elsewhere) if elsewhere else {}
     stored.update(shared)
     missing = [pk for pk in ids if keys[pk] not in stored]
@@ -258,24 +266,11 @@ def by_content(
         rendered = render(list(range(len(contents))))
         return [mark_safe(rendered[index]) for index in range(len(contents))]
     prefix = f"{code_version()}\n{get_language() or ''}\n{name}\n"
-    keys = [
-        FRAGMENT_PREFIX + hashlib.sha1((prefix + content).encode()).hexdigest()
-        for content in contents
-    ]
-    stored = _recent_parts.get_many(keys)
-    elsewhere = list(dict.fromkeys(key for key in keys if key not in stored))
-    shared = cache.get_many(elsewhere) if elsewhere else {}
-    stored.update(shared)
-    missing = [index for index, key in enumerate(keys) if key not in stored]
-    if missing:
-        rendered = render(missing)
-        fresh = {keys[index]: rendered[index] for index in missing}
-        cache.set_many(fresh, PAGE_TIMEOUT)
-        stored.update(fresh)
-        shared.update(fresh)
-    _recent_parts.put_many(shared)
-    # Rendered here by our own templates (escaped there), then kept as they were.
-    return [mark_safe(stored[key]) for key in keys]
+    keys = {
+        index: FRAGMENT_PREFIX + hashlib.sha1((prefix + content).encode()).hexdigest()
+        for index, content in enumerate(contents)
+    }
+    return _kept(range(len(contents)), keys, render)
 
 
 def part(name: str, pk: int | str, topics: list[str], build: Callable[[], Any]) -> Any:
