@@ -82,10 +82,10 @@ def test_the_next_match_with_its_round_table_time_and_opponent(
     )
     team, opponent = match.team_a, match.team_b
     url = page_url(championship, link_issue(team=team, via="organiser"))
-    # link, team, players, next match and both line-ups, results to answer, results to
-    # report, results answered, check-in stages, rounds, marks: whatever the
+    # The link with its team, the players, the team's matches, their answers, the next
+    # match's line-ups, the check-in stages and their rounds in play: whatever the
     # championship's size.
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(7):
         response = client.get(url, **EN)
     html = response.content.decode()
     assert 'id="next-match-table">7<' in html
@@ -94,6 +94,38 @@ def test_the_next_match_with_its_round_table_time_and_opponent(
     assert opponent.name in html and "Round 1" in html
     for membership in opponent.memberships.all():
         assert membership.player.name in html
+
+
+def test_answered_awaiting_and_next_matches_are_read_at_once(
+    client, championship, teams, django_assert_max_num_queries
+):
+    stage = stage_services.stage_create(championship=championship, format="round_robin")
+    team = teams[0]
+    played = []
+    for _round in range(2):
+        matches = stage_services.round_generate(stage=stage)
+        for match in matches:
+            play(match, match.team_a)
+        played.append(next(m for m in matches if team.pk in (m.team_a_id, m.team_b_id)))
+    first, second = played
+    side = first.side_of(team.pk)
+    MatchConfirmation.objects.create(match=first, side=side, status="confirmed")
+    upcoming = next(
+        m
+        for m in stage_services.round_generate(stage=stage)
+        if team.pk in (m.team_a_id, m.team_b_id)
+    )
+    url = page_url(championship, link_issue(team=team, via="organiser"))
+    # Three matches (answered, to answer, to play) read at once: one query more than one
+    # match to play (the finished ones' chicos, shown in words).
+    with django_assert_max_num_queries(8):
+        page = client.get(url, **EN).content.decode()
+    assert f'id="answered-{first.pk}"' in page and f'id="result-{first.pk}"' not in page
+    assert f'id="result-{second.pk}"' in page and f'id="answered-{second.pk}"' not in page
+    opponent = upcoming.team_b if upcoming.team_a_id == team.pk else upcoming.team_a
+    assert "Round 3" in page and opponent.name in page
+    for membership in opponent.memberships.all():
+        assert membership.player.name in page
 
 
 def test_check_in_through_the_link_while_the_window_is_open(client, championship, teams, swiss):

@@ -1,8 +1,8 @@
 """Reads of a team's personal-link page and of the organiser's side of the links.
 
-The team's page shows its players and entry, its next match (stage, round, table, time,
-opponent), the results of its own that await its answer and those it answered (confirmed,
-or disputed and waiting for the organiser), and its check-in; the organiser's team page
+The team's page shows its players and entry, its matches as fixtures (its side and its
+opponents: ``report_selectors.team_matches`` reads them), the results it answered
+(``Answered``), and its check-in; the organiser's team page
 shows whether a live link exists; a token names its link (:func:`link_by_token`, the
 page's and the API's one reading of it). Each read owns its joins.
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core import signing
-from django.db.models import Exists, Max, OuterRef, Prefetch, Q
+from django.db.models import Max, Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.championships.selectors import MEMBERS_IN_ORDER
@@ -35,14 +35,10 @@ from tournaments.models.entries import LINK_SALT
 
 
 def link_page_team(*, team: Team) -> Team:
-    """``team`` with its championship and its entry policy (the fee), its players in
-    seating order and its entry (if it entered through the form): what the page's head
-    shows."""
-    return (
-        Team.objects.select_related("championship__entry_policy", "entry")
-        .prefetch_related(Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
-        .get(pk=team.pk)
-    )
+    """``team``, as :func:`link_by_token` read it (with its championship, entry policy and
+    entry), with its players in seating order: what the page's head shows. One query."""
+    prefetch_related_objects([team], Prefetch("memberships", queryset=MEMBERS_IN_ORDER))
+    return team
 
 
 @dataclass(frozen=True)
@@ -62,41 +58,6 @@ def _fixture(match: Match, team: Team) -> Fixture:
     return Fixture(match=match, side=side, opponent=others[0] if others else None, others=others)
 
 
-def next_match(*, team: Team) -> Fixture | None:
-    """The team's next match to play (the first one not decided, in stage and round order),
-    with its opponent's players; ``None`` when no match is scheduled yet. Two queries."""
-    match = (
-        Match.objects.of_team(team)
-        .exclude(status__in=Match.DECIDED)
-        .select_related("stage", "round", "team_a", "team_b", "team_c")
-        .prefetch_related(
-            Prefetch("team_a__memberships", queryset=MEMBERS_IN_ORDER),
-            Prefetch("team_b__memberships", queryset=MEMBERS_IN_ORDER),
-            Prefetch("team_c__memberships", queryset=MEMBERS_IN_ORDER),
-        )
-        .order_by("stage__order", "round__number", "pk")
-        .first()
-    )
-    return _fixture(match, team) if match is not None else None
-
-
-def awaiting_answer(*, team: Team) -> list[Fixture]:
-    """The team's results played to their end whose side has not answered yet (confirm or
-    dispute), oldest first. One query."""
-    answered = MatchConfirmation.objects.filter(match=OuterRef("pk"))
-    matches = (
-        Match.objects.filter(status=Match.Status.FINISHED, team_b__isnull=False)
-        .filter(
-            Q(team_a=team) & ~Exists(answered.filter(side="A"))
-            | Q(team_b=team) & ~Exists(answered.filter(side="B"))
-            | Q(team_c=team) & ~Exists(answered.filter(side="C"))
-        )
-        .select_related("stage", "round", "team_a", "team_b", "team_c")
-        .order_by("finished_at", "pk")
-    )
-    return [_fixture(match, team) for match in matches]
-
-
 @dataclass(frozen=True)
 class Answered:
     """A result the team answered: its answer, and whether every side has confirmed."""
@@ -108,30 +69,6 @@ class Answered:
     @property
     def disputed(self) -> bool:
         return self.status == MatchConfirmation.Status.DISPUTED
-
-
-def answered_results(*, team: Team) -> list[Answered]:
-    """The team's results it has answered, most recent first, each with its side's answer
-    (an answer the organiser gave for it counts: it settles a dispute). One query."""
-    answers = (
-        MatchConfirmation.objects.filter(
-            Q(match__team_a=team, side="A")
-            | Q(match__team_b=team, side="B")
-            | Q(match__team_c=team, side="C")
-        )
-        .select_related(
-            "match__stage", "match__round", "match__team_a", "match__team_b", "match__team_c"
-        )
-        .order_by("-match__finished_at", "-match__pk")
-    )
-    return [
-        Answered(
-            fixture=_fixture(answer.match, team),
-            status=answer.status,
-            settled=answer.match.confirmed_at is not None,
-        )
-        for answer in answers
-    ]
 
 
 @dataclass(frozen=True)
@@ -185,9 +122,10 @@ def championship_started(championship: Championship) -> bool:
 
 
 def link_by_token(*, token: str) -> TeamLink:
-    """The live personal link ``token`` names, with its team and championship; a tampered
-    token or a revoked link raises ``TournamentError`` (the team's page and the API's
-    ``TeamLink`` credentials both read a token here)."""
+    """The live personal link ``token`` names, with its team, the team's entry, its
+    championship and the championship's entry policy; a tampered token or a revoked link
+    raises ``TournamentError`` (the team's page and the API's ``TeamLink`` credentials
+    both read a token here)."""
     try:
         value = signing.loads(token, salt=LINK_SALT)
         link_id = int(value["l"])
@@ -196,7 +134,12 @@ def link_by_token(*, token: str) -> TeamLink:
             _("This link is not valid: copy it again from the message you received."),
             code="link_invalid",
         ) from None
-    link = TeamLink.objects.select_related("team__championship").filter(pk=link_id).first()
+    # The team's page shows its entry and the championship's fee: read with the link.
+    link = (
+        TeamLink.objects.select_related("team__championship__entry_policy", "team__entry")
+        .filter(pk=link_id)
+        .first()
+    )
     if link is None or link.revoked_at is not None:
         raise TournamentError(
             _("This link was revoked by the organiser: ask him for the new one."),

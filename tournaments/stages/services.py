@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Q, Subquery
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -217,20 +217,38 @@ def takes_check_in(stage: Stage) -> bool:
     return registry.get(stage.format).uses_check_in and not _stage_over(stage)
 
 
+# A match of a round still to be decided; a bracket's round (labelled) counts none: its
+# matches follow from the results.
+_TO_DECIDE = Q(round__label="") & ~Q(status__in=Match.DECIDED)
+
+
 def round_in_play(stage: Stage) -> bool:
     """Whether a match of ``stage``'s last round is still to be decided. A team that checks
     in through its link meanwhile would check in for the round after it, and every team
     that has not yet would be absent from that round: the link waits for the round's end.
     """
-    return _still_to_decide(stage.rounds.order_by("-number").first()) > 0
+    return stage.pk in rounds_in_play([stage])
+
+
+def rounds_in_play(stages: Sequence[Stage]) -> set[int]:
+    """The ids of those of ``stages`` whose last round is in play (:func:`round_in_play`;
+    a bracket's round never is: its matches follow from the results). One query, for a
+    team's page that shows several stages."""
+    last = Round.objects.filter(stage=OuterRef("stage")).order_by("-number").values("pk")[:1]
+    return set(
+        Match.objects.filter(_TO_DECIDE, stage__in=stages, round=Subquery(last))
+        .order_by()
+        .values_list("stage_id", flat=True)
+        .distinct()
+    )
 
 
 def _still_to_decide(last: Round | None) -> int:
     """How many matches of ``last``, a stage's last round, are still to be decided (none
     for no round, or a bracket's round: its matches follow from the results)."""
-    if last is None or last.label:
+    if last is None:
         return 0
-    return last.matches.exclude(status__in=Match.DECIDED).count()
+    return last.matches.filter(_TO_DECIDE).count()
 
 
 def team_check_in_stages(*, team: Team) -> list[Stage]:

@@ -89,7 +89,8 @@ def _summary(match: Match) -> dict[str, Any]:
     columns = records.column_sides(match)
     games = [
         {side: getattr(game, f"score_{column}") for column, side in columns.items()}
-        for game in match.games.order_by("number")
+        # Sorted here rather than by the query: a list of results prefetches their games.
+        for game in sorted(match.games.all(), key=lambda game: game.number)
     ]
     winner = match.side_of(match.winner_id) if match.winner_id else None
     return {"games": games, "winner": winner}

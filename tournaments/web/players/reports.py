@@ -85,14 +85,20 @@ class Done:
     by_hands: bool
 
 
-def results(team: Team, posted: ResultForm | None = None, *, acts: bool = True) -> dict[str, list]:
-    """What the team's page shows of its results: ``report`` (its matches to report),
-    ``awaiting`` (results to confirm or dispute) and ``answered``. ``posted``: a refused
-    report, shown again as typed; ``acts``: False for a team that acts no more (out),
-    offered nothing to report or answer."""
+def results(
+    team: Team,
+    matches: report_selectors.TeamMatches,
+    posted: ResultForm | None = None,
+    *,
+    acts: bool = True,
+) -> dict[str, list]:
+    """What the team's page shows of its results (``matches``: its matches, read once):
+    ``report`` (its matches to report), ``awaiting`` (results to confirm or dispute) and
+    ``answered``. ``posted``: a refused report, shown again as typed; ``acts``: False for a
+    team that acts no more (out), offered nothing to report or answer."""
     to_report: list[ToReport] = []
     awaiting: list[ToAnswer] = []
-    for due in report_selectors.results_due(team=team) if acts else []:
+    for due in report_selectors.results_due(team=team, matches=matches) if acts else []:
         match = due.fixture.match
         if due.report:
             refused = posted is not None and posted.match.pk == match.pk
@@ -113,7 +119,7 @@ def results(team: Team, posted: ResultForm | None = None, *, acts: bool = True) 
                     by_hands=match.recorded == Match.Recorded.HANDS,
                 )
             )
-    return {"report": to_report, "awaiting": awaiting, "answered": _answered(team)}
+    return {"report": to_report, "awaiting": awaiting, "answered": _answered(matches)}
 
 
 def _text(match: Match) -> str:
@@ -121,17 +127,11 @@ def _text(match: Match) -> str:
     return result_text(match) if played else ""
 
 
-def _answered(team: Team) -> list[Done]:
-    rows = link_selectors.answered_results(team=team)
-    answers: dict[int, dict[str, str]] = {}
-    for match_id, side, status in MatchConfirmation.objects.filter(
-        match__in=[row.fixture.match for row in rows]
-    ).values_list("match_id", "side", "status"):
-        answers.setdefault(match_id, {})[side] = status
+def _answered(matches: report_selectors.TeamMatches) -> list[Done]:
     done = []
-    for row in rows:
+    for row in matches.answered:
         match = row.fixture.match
-        said = answers.get(match.pk, {})
+        said = matches.answers.get(match.pk, {})
         sides = [(side, other) for side, other in match.teams_by_side().items() if other]
         disputed = [other for side, other in sides if said.get(side) == "disputed"]
         waiting = [other for side, other in sides if side not in said]

@@ -32,13 +32,14 @@ from django.views.decorators.cache import never_cache
 from tournaments.championships.words import words
 from tournaments.entries import acts
 from tournaments.entries import link_selectors as selectors
+from tournaments.entries.report_selectors import team_matches
 from tournaments.entries.reports import link_answer
 from tournaments.entries.selectors import waiting_number
 from tournaments.entries.services import link_opened
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Notice, Scorekeeping, Team, TeamLink
 from tournaments.notices.push import push_configured, team_phones
-from tournaments.stages.services import round_in_play, team_check_in_stages
+from tournaments.stages.services import rounds_in_play, team_check_in_stages
 from tournaments.web.players import reports
 from tournaments.web.shared.result_form import ResultForm
 
@@ -160,13 +161,15 @@ def _context(
     # A team that is out acts no more (``entries.acts`` refuses it): nothing is offered.
     stages = [] if out else team_check_in_stages(team=team)
     # Check-in for the next round waits for the end of the round being played.
-    waits = [stage for stage in stages if round_in_play(stage)]
+    in_play = rounds_in_play(stages)
+    waits = [stage for stage in stages if stage.pk in in_play]
     stages = [stage for stage in stages if stage not in waits]
     marks = selectors.check_in_marks(team=team, stages=stages)
     started = selectors.championship_started(championship)
     # A team that is out or waiting plays nothing: no "next match" to wait for.
     plays = entry is None or entry.status not in Entry.OUT
-    fixture = selectors.next_match(team=team) if plays else None
+    matches = team_matches(team=team)
+    fixture = matches.next if plays else None
     if fixture is not None:
         fixture.match.stage.championship = championship  # read already: no query more
     try:
@@ -186,7 +189,7 @@ def _context(
         "sheet_url": _sheet_url(fixture.match if fixture else None, slug=slug, token=token),
         # Its results: to report, to answer ([] for a team that is out: it acts no
         # more), and answered.
-        **reports.results(team, posted, acts=not out),
+        **reports.results(team, matches, posted, acts=not out),
         "marks": marks if plays else [],
         "checked_in": bool(marks) and all(mark.present for mark in marks),
         "check_in_open": acts.self_check_in_open(championship),
