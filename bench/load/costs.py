@@ -17,7 +17,8 @@ after every save the match page and the round (both renewed), then the round, th
 standings, the championship and home pages from the cache. The players' statistics and
 schedule pages are read after every tap and save too (``statistics after a tap``:
 rendered again if the write renewed them, else from the cache); then ``--hands`` teams'
-personal links, and the team and person pages their phones read first. Printed: per kind, the median
+personal links, the schedule searched by a player's name, and the team and person pages
+their phones read first. Printed: per kind, the median
 and p90 milliseconds, the CPU time, the queries per request, and the cores the day's
 offered rate of it takes (``--rates`` from the load run: taps, saves and page reads per
 second). ``--profile tap,save`` adds a cProfile of those kinds, ``--sql tap`` prints the
@@ -38,6 +39,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -264,6 +266,8 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
     for team in data["teams"][:hands]:
         for kind, client, url in (
             ("link page", phone, f"{base}team/{team['token']}/"),
+            # A player looks for his table by his name (each name a page of its own).
+            ("schedule searched", public, f"{base}schedule/?q={quote(team['names'][0])}"),
             ("team page first render", public, f"{base}teams/{team['team']}/"),
             ("person page first render", public, f"/people/{team['people'][0]}/"),
         ):

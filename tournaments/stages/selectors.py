@@ -27,7 +27,7 @@ from tournaments.models import (
     name_key,
     public_name,
 )
-from tournaments.people.history import folded_matches
+from tournaments.people.history import folded_matcher
 from tournaments.standings.brackets import bracket_state
 
 
@@ -318,7 +318,8 @@ def schedule_search(
     name, has every word of ``query`` (case and accents aside: "begona" finds Begoña),
     with their matches among ``rows`` (:func:`schedule_rows`). Three queries at most, for
     the teams found alone."""
-    chosen = [pk for pk, folded in names if folded_matches(query, folded)]
+    found_in = folded_matcher(query)
+    chosen = [pk for pk, folded in names if found_in(folded)]
     if not chosen:
         return []
     found = Team.objects.filter(pk__in=chosen).prefetch_related(
