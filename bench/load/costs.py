@@ -14,7 +14,8 @@ It builds the same day (its own PostgreSQL database, migrated, ``setup.py``), th
 sync per tap, the decided hand posted with an ``Idempotency-Key``). After every tap it
 reads that match's public page (renewed by the tap) and then again (from the cache);
 after every save the match page and the round (both renewed), then the round, the
-standings, the championship and home pages from the cache. The players' statistics and
+standings, the championship and home pages from the cache; the championship's page after
+a result (its results' topic moved, 8 times). The players' statistics and
 schedule pages are read after every tap and save too (``statistics after a tap``:
 rendered again if the write renewed them, else from the cache); then ``--hands`` teams'
 personal links, the schedule searched by a player's name, and the team and person pages
@@ -260,6 +261,13 @@ def _play(data: dict[str, Any], hands: int, rng: random.Random, costs: Costs) ->
             costs.measure(f"{name} after a save", public.get, url)
         for url in (round_page, f"{stage}standings/", base, "/"):
             costs.measure("page from the cache", public.get, url)
+    # A match decided renews the championship's page (its stages' current rounds): its
+    # results' topic moved as the result's announcement moves it, the page read again.
+    from tournaments.live import results_topic, versions
+
+    for _ in range(min(hands, 8)):
+        versions.bump([results_topic(data["slug"])])
+        costs.measure("championship page after a result", public.get, base)
     # The players' phones: their team's link (personal, never cached), and the team and
     # person pages each reads first (rendered: a page nobody read yet).
     phone = Client()  # one client: a Client per request would set up the middleware anew

@@ -73,24 +73,24 @@ def championship_list_public() -> QuerySet[Championship]:
 
 
 def championship_detail(*, slug: str) -> Championship:
-    """A championship with its stages, and its teams with their players (raises DoesNotExist).
-
-    The teams are those in the championship: typed in by the organiser or entered by their
-    players and holding a place; a team waiting, refused or withdrawn is left out.
-    """
+    """A championship with its stages and its circuit, if any (raises DoesNotExist); its
+    teams are :func:`championship_teams`, read only where its page draws their list."""
     # Its circuit, if any, in the same query: the page says "part of the circuit X".
     return (
         Championship.objects.select_related("circuit_event__circuit")
-        .prefetch_related(
-            "stages",
-            Prefetch(
-                "teams",
-                queryset=Team.objects.exclude(entry__status__in=Entry.OUT).prefetch_related(
-                    Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
-                ),
-            ),
-        )
+        .prefetch_related("stages")
         .get(slug=slug)
+    )
+
+
+def championship_teams(*, championship: Championship) -> list[Team]:
+    """The teams in ``championship`` with their players in seating order: typed in by the
+    organiser or entered by their players and holding a place; a team waiting, refused or
+    withdrawn is left out. Two queries."""
+    return list(
+        championship.teams.exclude(entry__status__in=Entry.OUT).prefetch_related(
+            Prefetch("memberships", queryset=MEMBERS_IN_ORDER)
+        )
     )
 
 
