@@ -37,8 +37,11 @@ def announce(
     stage_id: int | None = None,
     match_id: int | None = None,
     slug: str | None = None,
+    persons: list[int] | None = None,
 ) -> None:
-    """Send :data:`changed` when the current transaction commits (at once outside one)."""
+    """Send :data:`changed` when the current transaction commits (at once outside one).
+    ``persons``: for a circuit's change, the persons whose pages it changes (None: any
+    person's)."""
 
     def send() -> None:
         for receiver, error in changed.send_robust(
@@ -48,6 +51,7 @@ def announce(
             match_id=match_id,
             slug=slug,
             what=what,
+            persons=persons,
         ):
             if isinstance(error, Exception):
                 # The write is stored; a listener's failure (a cache or a channel layer down)

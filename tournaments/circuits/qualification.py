@@ -95,16 +95,26 @@ def circuit_event_refresh(*, event: CircuitEvent) -> bool:
     announce the circuit's pages when either changed. Returns whether anything did."""
     circuit = lock_circuit(event.circuit)
     event = CircuitEvent.objects.select_related("championship").get(pk=event.pk)
+    before = selectors.person_lines(circuit=circuit)
     changed = placements_store(event=event)
     changed = bool(qualification_sync(circuit=circuit)) or changed
     if changed:
-        circuit_announce(circuit=circuit, championship_id=event.championship_id)
+        # The pages of the persons whose line moved, not every person's page: a result
+        # moves a few lines of the ranking, and every person's page withdrawn at each
+        # result was a tenth of the players' day's work (bench/README.md).
+        after = selectors.person_lines(circuit=circuit)
+        moved = sorted(pk for pk in before.keys() | after.keys() if before.get(pk) != after.get(pk))
+        circuit_announce(circuit=circuit, championship_id=event.championship_id, persons=moved)
     return changed
 
 
-def circuit_announce(*, circuit: Circuit, championship_id: int = 0) -> None:
-    """Tell the live pages that the circuit's ranking or qualifications changed."""
-    announce(championship_id=championship_id, what="circuit", slug=circuit.slug)
+def circuit_announce(
+    *, circuit: Circuit, championship_id: int = 0, persons: list[int] | None = None
+) -> None:
+    """Tell the live pages that the circuit's ranking or qualifications changed: its own,
+    and the pages of ``persons`` (None: every person's page, for a change of the
+    circuit's rules or events)."""
+    announce(championship_id=championship_id, what="circuit", slug=circuit.slug, persons=persons)
 
 
 @transaction.atomic

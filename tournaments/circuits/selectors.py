@@ -148,7 +148,19 @@ def circuit_ranking(*, circuit: Circuit) -> Ranking:
         return _ranking(circuit)
 
 
-def _ranking(circuit: Circuit, person: Person | None = None) -> Ranking:
+@dataclass(frozen=True)
+class _Ranked:
+    """A circuit's ranking before names: its counting events by id, the persons' and the
+    teams' lines, the qualified teams' keys and their people's."""
+
+    events: dict[int, CircuitEvent]
+    persons: list[pure.Line]
+    teams: list[pure.Line]
+    qualified: set[str]
+    qualified_persons: set[str]
+
+
+def _ranked(circuit: Circuit, person: Person | None = None) -> _Ranked:
     events = counting_events(circuit_events(circuit=circuit))
     by_id = {e.pk: e for e in events}
     rows = [
@@ -164,22 +176,39 @@ def _ranking(circuit: Circuit, person: Person | None = None) -> Ranking:
         best_of=circuit.best_of,
         person=None if person is None else person.pk,
     )
-    if person is None:
-        names = _names(by_id, {pk for line in persons for pk in line.person_ids})
-    else:
-        names = {person.pk: person.public_name}
     qualified = set(
         CircuitQualification.objects.filter(
             circuit=circuit, status=CircuitQualification.Status.ENTERED
         ).values_list("people_key", flat=True)
     )
     qualified_persons = {str(pk) for key in qualified for pk in pure.person_ids_of(key)}
+    return _Ranked(by_id, persons, teams, qualified, qualified_persons)
+
+
+def _ranking(circuit: Circuit, person: Person | None = None) -> Ranking:
+    ranked = _ranked(circuit, person)
+    if person is None:
+        names = _names(ranked.events, {pk for line in ranked.persons for pk in line.person_ids})
+    else:
+        names = {person.pk: person.public_name}
     return Ranking(
         circuit=circuit,
-        persons=_present(persons, by_id, names, qualified_persons),
-        teams=_present(teams, by_id, names, qualified),
+        persons=_present(ranked.persons, ranked.events, names, ranked.qualified_persons),
+        teams=_present(ranked.teams, ranked.events, names, ranked.qualified),
         tiebreaks=ranking_tiebreaks(circuit),
     )
+
+
+def person_lines(*, circuit: Circuit) -> dict[int, tuple[pure.Line, bool]]:
+    """Each person's line in ``circuit``'s ranking, and whether he is qualified for its
+    final: what his page shows of the circuit (:func:`person_circuit_lines`) but the
+    names, which change by announcements of their own. Compared before and after a
+    refresh of the placements, it names the persons whose pages changed. Three queries."""
+    with _collector_paused():
+        ranked = _ranked(circuit)
+    return {
+        line.person_ids[0]: (line, line.key in ranked.qualified_persons) for line in ranked.persons
+    }
 
 
 def person_circuit_lines(*, person: Person) -> list[tuple[Circuit, RankingLine]]:

@@ -163,6 +163,7 @@ def on_changed(
     stage_id: int | None = None,
     match_id: int | None = None,
     slug: str | None = None,
+    persons: list[int] | None = None,
     **kwargs: Any,
 ) -> None:
     """Receiver of ``tournaments.signals.changed``: bump, then broadcast.
@@ -181,7 +182,9 @@ def on_changed(
         )
     topics = [SITE] if slug is None else []
     if slug is not None or not by_slug:
-        topics = changed_topics(slug=slug or "", what=what, stage_id=stage_id, match_id=match_id)
+        topics = changed_topics(
+            slug=slug or "", what=what, stage_id=stage_id, match_id=match_id, persons=persons
+        )
     elif match_id is not None:
         topics.append(match_topic(match_id))
     if match_id is not None and what in MATCH_PEOPLE_CHANGES:

@@ -22,8 +22,9 @@ Topics (``slug`` is the championship's, the pages' URLs carry it):
   once (teams, line-ups, rounds, a championship's name or status).
 - ``k.<circuit slug>``: a circuit (its pages, its ranking): a change of its rules, of an
   event's placements or of the final's qualified teams (``what="circuit"``, announced by
-  ``tournaments.circuits`` once the placements are stored), which also touches ``people``
-  (a person's page shows his circuit rankings, whose ranks any result may move).
+  ``tournaments.circuits`` once the placements are stored), which also touches the
+  ``p.`` of the persons whose line of the ranking moved (a person's page shows his
+  circuit rankings), or ``people`` for a change of its rules or events.
 - ``ratings``: the ratings leaderboards. A match rated touches it and the pages of the
   match's players (``p.``); a replay of later matches or a rebuild touches ``people``.
 
@@ -147,7 +148,12 @@ def page_topics(
 
 
 def changed_topics(
-    *, slug: str, what: str, stage_id: int | None = None, match_id: int | None = None
+    *,
+    slug: str,
+    what: str,
+    stage_id: int | None = None,
+    match_id: int | None = None,
+    persons: list[int] | None = None,
 ) -> list[str]:
     """The topics a change touches: the pages showing it depend on one of them, and no
     other page does.
@@ -168,9 +174,14 @@ def changed_topics(
     ['ratings', 'people']
     >>> changed_topics(slug="obert", what="circuit")
     ['k.obert', 'people']
+    >>> changed_topics(slug="obert", what="circuit", persons=[4, 9])
+    ['k.obert', 'p.4', 'p.9']
     """
     if what == "circuit":
-        # The slug is the circuit's; its ranking shows on the pages of its people too.
+        # The slug is the circuit's; its ranking shows on the pages of its people too:
+        # those whose line moved when the refresh of its placements names them.
+        if persons is not None:
+            return [circuit_topic(slug), *(person_topic(pk) for pk in persons)]
         return [circuit_topic(slug), PEOPLE]
     if what == "ratings":
         # Ratings span championships: the leaderboards, and the pages of the match's

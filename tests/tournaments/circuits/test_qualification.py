@@ -191,7 +191,9 @@ def test_a_result_changed_in_an_event_announces_the_circuit(people, commit, monk
     monkeypatch.setattr(
         tasks.qualification,
         "circuit_announce",
-        lambda *, circuit, championship_id=0: seen.append((circuit.slug, championship_id)),
+        lambda *, circuit, championship_id=0, persons=None: seen.append(
+            (circuit.slug, championship_id)
+        ),
     )
     # A running event: its placements are stored as results come (provisional).
     assert tasks.refresh_circuit_event(inca.championship_id) is True
@@ -233,6 +235,40 @@ def test_a_result_recorded_in_an_event_reaches_its_placements(people, commit):
         (key(p["a"], p["b"]), 2),
     ]
     assert announced and set(announced) == {"circuit"}
+
+
+def test_a_result_bumps_the_pages_of_the_persons_whose_line_moved_and_no_other(people, commit):
+    """A result in an event moves a few lines of the ranking: the pages of those persons
+    are renewed (a player of another event whose rank it moved too), not every
+    person's page."""
+    from tests.tournaments.conftest import play
+    from tournaments.live import PEOPLE, person_topic, versions
+    from tournaments.models import Match
+    from tournaments.stages import services as stage_services
+
+    p = people
+    circuit = make_circuit()  # places score 100, 70, 50...
+    manacor = make_event(circuit, day=1, place="Manacor")
+    enter(manacor, [(p["e"], p["f"]), (p["g"], p["h"])])
+    play_knockout(manacor)
+    tasks.refresh_circuit_event(manacor.championship_id)  # e, f: 100, first; g, h: 70
+    inca = make_event(circuit, day=2, place="Inca")
+    inca.weight = Decimal("0.8")
+    inca.save()
+    enter(inca, [(p["a"], p["b"]), (p["c"], p["d"])])
+    stage = stage_services.stage_create(championship=inca.championship, format="round_robin")
+    (match,) = [m for m in stage_services.round_generate(stage=stage) if not m.is_bye]
+    watched = [PEOPLE, *(person_topic(p[name].pk) for name in "abcdefghi")]
+    before = dict(zip(watched, versions.versions(watched), strict=True))
+
+    # c and d win Inca: 80 points, second, ahead of g and h, now third.
+    commit(play, match=Match.objects.get(pk=match.pk), winner=match.team_b)
+    after = dict(zip(watched, versions.versions(watched), strict=True))
+    moved = {topic for topic in watched if after[topic] != before[topic]}
+    ranking = circuit_ranking(circuit=circuit)
+    ranks = {line.name: line.rank for line in ranking.persons}
+    assert ranks == {"Eva": 1, "Fer": 1, "Cai": 3, "Dan": 3, "Gil": 5, "Hug": 5, "Ana": 7, "Bea": 7}
+    assert moved == {person_topic(p[name].pk) for name in "abcdgh"}
 
 
 def test_the_circuit_announcement_bumps_its_topic_and_the_people_pages(db):
