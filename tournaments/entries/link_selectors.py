@@ -2,9 +2,9 @@
 
 The team's page shows its players and entry, its matches as fixtures (its side and its
 opponents: ``report_selectors.team_matches`` reads them), the results it answered
-(``Answered``), and its check-in; the organiser's team page
-shows whether a live link exists; a token names its link (:func:`link_by_token`, the
-page's and the API's one reading of it). Each read owns its joins.
+(``Answered``), and its check-in; the organiser's team page shows whether a live link
+exists; a token names its link (:func:`link_by_token`, the page's and the API's one
+reading of it). Each read owns its joins.
 """
 
 from __future__ import annotations
