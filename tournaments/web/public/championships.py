@@ -63,15 +63,15 @@ def championship(request: HttpRequest, slug: str) -> HttpResponse:
     stages = _stages_with_current_round(found)
     vocabulary = words(found)
 
-    def draw_teams(ids: list[int]) -> dict[int, str]:
+    def draw_teams() -> str:
         teams = championship_selectors.championship_teams(championship=found)
         context = {"championship": found, "words": vocabulary, "teams": teams}
-        return {found.pk: render_to_string("tournaments/_team_list.html", context)}
+        return render_to_string("tournaments/_team_list.html", context)
 
-    # The teams and their players (most of the page: 400 teams drawn took 0.4 s) are kept
-    # until its teams, line-ups or names change, not drawn again by every result.
-    topics = _team_list_topics(slug)
-    (team_list,) = fragments("team-list", [found.pk], lambda _pk: topics, draw_teams)
+    # The teams and their players (most of the page: 400 teams drawn took 0.4 s) are kept,
+    # as the championship is, until its teams, line-ups or names change, not drawn again
+    # by every result. Drawn here by our own template (escaped there), kept as it was.
+    team_list = mark_safe(part("team-list", 0, [live.SITE, live.structure_topic(slug)], draw_teams))
     return render(
         request,
         "tournaments/championship.html",
@@ -85,12 +85,6 @@ def championship(request: HttpRequest, slug: str) -> HttpResponse:
             "has_fixtures": fixture_selectors.has_fixtures(championship=found),
         },
     )
-
-
-def _team_list_topics(slug: str) -> list[str]:
-    """What the championship's list of teams shows: its teams, their line-ups and names
-    (its structure), under the site's topic as every page."""
-    return [live.SITE, live.structure_topic(slug)]
 
 
 def _entries_open(championship: Championship) -> bool:
